@@ -1,0 +1,94 @@
+// The instruction catalogue: every machine instruction agxsim knows, with its
+// operand shape, the pipeline that executes it and its timing class.
+//
+// The catalogue is ISA fact (from applegpu and the Asahi compiler, see
+// ../shared/reference/isa-notes.md); how long a timing class takes is machine
+// fact and lives in the configs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace agx::isa {
+
+// The pipeline (functional unit) an instruction issues to.
+enum class Unit : std::uint8_t {
+    Fp32Int,      // FP32/integer/conditional pipeline: fadd, fmul, fmadd, iadd, cmpsel, bitop, moves
+    IntComplex,   // integer and complex-math pipeline, backed by the core's shared SFUs
+    Shuffle,      // SIMD shuffle / ballot unit
+    LoadStore,    // device memory (asynchronous, wait slots)
+    Threadgroup,  // threadgroup memory (fixed latency, no wait slot)
+    Control,      // wait, barriers, branches: handled by the scheduler itself
+};
+const char* unit_name(Unit u);
+
+// What an operand position accepts.
+enum class OperandRole : std::uint8_t { Dst, Src };
+
+// Register width of an operand position, in 16-bit halves:
+// 1 = 16-bit (r5l / r5h), 2 = 32-bit (r5), 4 = 64-bit pair (r4_r5).
+// `width_halves == 0` means "any width" (moves, memory data registers).
+struct OperandSpec {
+    OperandRole role = OperandRole::Src;
+    std::uint8_t width_halves = 2;
+    bool allow_uniform = true;    // sources only
+    bool allow_immediate = true;  // sources only
+    bool vector = false;          // memory data: 1-4 consecutive registers
+};
+
+enum class MemorySpace : std::uint8_t { None, Device, Threadgroup };
+
+struct InstructionInfo {
+    std::string_view mnemonic;        // applegpu-style, e.g. "fmadd32"
+    Unit unit;
+    std::string_view timing_class;    // key of the config's core.timing table
+    std::vector<OperandSpec> operands;
+    MemorySpace memory = MemorySpace::None;
+    bool is_store = false;            // memory: writes memory
+    bool is_async = false;            // names a wait slot (device loads/stores, atomics)
+    bool is_wait = false;             // `wait N`
+    bool is_barrier = false;          // threadgroup_barrier
+    std::uint8_t encoded_bytes = 4;   // typical encoded length (2..12, even)
+    std::string_view summary;         // one line for `agxsim isa list`
+};
+
+using Opcode = std::uint16_t;
+
+class Catalogue {
+public:
+    static const Catalogue& instance();
+
+    std::optional<Opcode> find(std::string_view mnemonic) const;
+    const InstructionInfo& info(Opcode op) const { return entries_[op]; }
+    std::size_t size() const { return entries_.size(); }
+    const std::vector<InstructionInfo>& entries() const { return entries_; }
+
+    // Every distinct timing class named by an entry; a config must time each.
+    std::vector<std::string_view> timing_classes() const;
+
+private:
+    Catalogue();
+    std::vector<InstructionInfo> entries_;
+};
+
+// A Metal-level operation that compiles to several machine instructions
+// (apple-gpu-core.md, "Several instructions of the Metal language compile to
+// sequences"). Steps are in program order; `depends_on_previous` marks a step
+// that consumes the previous step's result.
+struct ExpansionStep {
+    std::string_view mnemonic;
+    bool depends_on_previous = true;
+};
+
+struct Expansion {
+    std::string_view metal_name;      // e.g. "DIV32", "IADD64"
+    std::vector<ExpansionStep> steps;
+    std::string_view source;          // where the expansion is documented
+};
+
+const std::vector<Expansion>& expansions();
+const Expansion* find_expansion(std::string_view metal_name);
+
+}  // namespace agx::isa

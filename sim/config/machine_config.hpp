@@ -1,0 +1,94 @@
+// The resolved, validated machine description.
+//
+// A JSON config is read into these plain structs once (config_loader), checked
+// and then handed to every block by const reference. Nothing here knows about
+// files or JSON. Units are in the member names; cycles are core-clock cycles.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace agx {
+
+// One row of the occupancy rule: with up to `halves` 16-bit half-registers per
+// thread, at most `threads` threads may be resident on a core.
+struct OccupancyStep {
+    std::uint32_t halves = 0;
+    std::uint32_t threads = 0;
+};
+
+struct RegisterFileConfig {
+    std::uint32_t size_bytes = 0;           // per core
+    std::uint32_t max_halves_per_thread = 0;
+    std::uint32_t allocation_granule_halves = 0;
+    std::vector<OccupancyStep> occupancy;   // ascending by halves
+};
+
+// Per-scheduler operand reuse cache in front of the register file.
+struct RegisterCacheConfig {
+    std::uint32_t entries = 0;              // 32-bit registers held, per scheduler
+    std::uint32_t file_read_ports = 0;      // register-file reads (32-bit) per cycle
+    std::string replacement;                // policy name, e.g. "lru"
+};
+
+struct CacheConfig {
+    std::uint32_t size_bytes = 0;
+    std::uint32_t line_bytes = 0;
+    std::uint32_t associativity = 0;
+    std::uint32_t hit_latency_cycles = 0;
+    std::uint32_t bytes_per_cycle = 0;      // port bandwidth
+    std::uint32_t mshrs = 0;                // outstanding misses (0 where unused)
+    std::string replacement;                // policy name
+};
+
+// How one class of instructions times on its pipeline.
+struct TimingClassConfig {
+    std::uint32_t issue_interval = 1;       // cycles a scheduler's pipe stays busy
+    std::uint32_t latency = 1;              // issue to result usable by a dependant
+};
+
+struct CoreConfig {
+    std::uint32_t schedulers = 0;
+    std::uint32_t simd_width = 0;
+    std::uint32_t max_resident_simds = 0;   // per core
+    std::uint32_t max_threads_per_threadgroup = 0;
+    std::uint32_t threadgroup_memory_bytes = 0;  // per core
+    std::uint32_t threadgroup_memory_latency_cycles = 0;
+    std::uint32_t wait_slots = 0;
+    std::uint32_t max_outstanding_per_slot = 0;
+    std::uint32_t sfu_lanes = 0;            // shared by the core's schedulers
+    RegisterFileConfig register_file;
+    RegisterCacheConfig register_cache;
+    CacheConfig l1d;
+    CacheConfig icache;
+    std::map<std::string, TimingClassConfig> timing;  // by timing-class name
+};
+
+struct DramConfig {
+    std::uint32_t channels = 0;
+    std::uint32_t bus_width_bits = 0;       // whole chip
+    std::uint32_t data_rate_mtps = 0;       // mega-transfers per second
+    std::uint32_t latency_ns = 0;           // idle load-to-use beyond the SLC
+};
+
+struct MemoryConfig {
+    CacheConfig l2;                         // shared by the chip's cores
+    CacheConfig slc;                        // system-level cache
+    DramConfig dram;
+};
+
+struct MachineConfig {
+    std::string name;                       // "m1", "m1-max", ...
+    std::string family;                     // "apple7", "apple8"
+    double clock_ghz = 0.0;
+    std::uint32_t cores = 0;
+    CoreConfig core;
+    MemoryConfig memory;
+
+    // Where each value came from, by dotted key path ("core.l1d.size_bytes").
+    std::map<std::string, std::string> sources;
+};
+
+}  // namespace agx

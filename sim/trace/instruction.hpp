@@ -1,0 +1,57 @@
+// One decoded SIMD-instruction of a workload, as the core consumes it.
+//
+// Register operands are numbered in 16-bit halves: r5 is half 10 with width 2,
+// r5h is half 11 with width 1, r4_r5 is half 8 with width 4. This makes the
+// scoreboard and the register cache work on one uniform index space.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "isa/catalogue.hpp"
+
+namespace agx {
+
+enum class OperandKind : std::uint8_t { None, Reg, Uniform, Imm };
+enum class CacheHint : std::uint8_t { None, Cache, Discard };
+
+struct Operand {
+    OperandKind kind = OperandKind::None;
+    CacheHint hint = CacheHint::None;
+    std::uint8_t halves = 0;       // width in 16-bit halves (1, 2, 4, up to 8 for vectors)
+    std::uint16_t first_half = 0;  // register / uniform index in halves
+    std::uint32_t imm = 0;         // immediate bits
+};
+
+inline constexpr std::uint32_t kFullMask = 0xffffffffu;
+inline constexpr std::uint8_t kNoSlot = 0xff;
+
+// Addresses of a memory instruction: either base + lane * stride for every
+// active lane, or an explicit address per lane.
+struct MemoryAccess {
+    std::uint8_t bytes_per_lane = 0;  // 1..16
+    bool explicit_lanes = false;
+    std::uint64_t base = 0;
+    std::int64_t stride = 0;
+    std::array<std::uint64_t, 32> lane{};
+
+    std::uint64_t address(unsigned lane_index) const {
+        return explicit_lanes ? lane[lane_index]
+                              : base + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(lane_index));
+    }
+};
+
+struct Instruction {
+    isa::Opcode opcode = 0;
+    std::uint8_t num_dst = 0;
+    std::uint8_t num_src = 0;
+    std::array<Operand, 2> dst{};
+    std::array<Operand, 4> src{};
+    std::uint32_t active_mask = kFullMask;
+    std::uint32_t pc = 0;              // byte offset in the kernel's code
+    std::uint8_t wait_slot = kNoSlot;  // async instructions and `wait`
+    std::uint32_t source_line = 0;     // line in the trace file, for messages
+    MemoryAccess mem;                  // meaningful when the catalogue says memory
+};
+
+}  // namespace agx

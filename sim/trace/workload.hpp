@@ -1,0 +1,49 @@
+// Where instructions come from. The core pulls instructions per simd, lazily,
+// from a Workload: a text trace, a binary trace, or a benchmark definition
+// expanded on the fly. The core never sees which.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/trace/instruction.hpp"
+
+namespace agx {
+
+// The kernel launch a workload describes.
+struct Launch {
+    std::uint32_t threads_per_threadgroup = 0;
+    std::uint32_t threadgroups = 0;
+    std::uint32_t registers_halves = 0;        // per thread, in 16-bit halves
+    std::uint32_t threadgroup_memory_bytes = 0;  // per threadgroup
+
+    std::uint32_t simds_per_threadgroup(std::uint32_t simd_width = 32) const {
+        return (threads_per_threadgroup + simd_width - 1) / simd_width;
+    }
+};
+
+// The instruction stream of one simd. Memory use must not depend on the
+// stream's length.
+class InstructionStream {
+public:
+    virtual ~InstructionStream() = default;
+    // The next instruction, or nullptr when the simd has finished. The pointer
+    // stays valid until advance() is called.
+    virtual const Instruction* peek() = 0;
+    virtual void advance() = 0;
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    virtual const Launch& launch() const = 0;
+    // Opens the stream of simd `simd_in_group` of threadgroup `threadgroup`.
+    // Called when the simd becomes resident; the stream is dropped when it ends.
+    virtual std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup,
+                                                    std::uint32_t simd_in_group) = 0;
+    // A short human-readable name (file path or benchmark name).
+    virtual std::string name() const = 0;
+};
+
+}  // namespace agx
