@@ -36,6 +36,8 @@ struct OperandSpec {
     bool allow_uniform = true;    // sources only
     bool allow_immediate = true;  // sources only
     bool vector = false;          // memory data: 1-4 consecutive registers
+    bool optional = false;        // may be left out (only trailing positions are optional)
+    bool allow_register = true;   // false: immediate only (wait slot, special-register number)
 };
 
 enum class MemorySpace : std::uint8_t { None, Device, Threadgroup };
@@ -50,6 +52,7 @@ struct InstructionInfo {
     bool is_async = false;            // names a wait slot (device loads/stores, atomics)
     bool is_wait = false;             // `wait N`
     bool is_barrier = false;          // threadgroup_barrier
+    bool is_atomic = false;           // memory read-modify-write (is_store stays false)
     std::uint8_t encoded_bytes = 4;   // typical encoded length (2..12, even)
     std::string_view summary;         // one line for `agxsim isa list`
 };
@@ -90,5 +93,11 @@ struct Expansion {
 
 const std::vector<Expansion>& expansions();
 const Expansion* find_expansion(std::string_view metal_name);
+
+// Turns any metal-benchmarks row name into machine instructions: an exact
+// expansion name ("DIV32"), or a mix of terms joined by " + " where each term
+// may carry a count ("IMUL32 + 3 IADD32"). The first step of every term is
+// independent of the previous term. Empty when some term is unknown.
+std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name);
 
 }  // namespace agx::isa

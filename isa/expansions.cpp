@@ -1,0 +1,257 @@
+// Metal operations (the row names of ../shared/reference/metal-benchmarks/*.csv)
+// as machine-instruction sequences.
+//
+// Three kinds of entry, told apart by `source`:
+//   "apple-gpu-core.md ..."  documented expansion (the sequence table)
+//   "csv: ..."               a single machine instruction measured as itself
+//   "guess: ..."             our reconstruction, justified by the measured
+//                            throughput only; replace when better known
+#include <charconv>
+
+#include "isa/catalogue.hpp"
+
+namespace agx::isa {
+
+namespace {
+
+constexpr std::string_view kDoc = "apple-gpu-core.md, Metal operations that compile to sequences";
+constexpr std::string_view kCsv = "csv: single instruction";
+
+// A chain where every step consumes the previous step's result.
+std::vector<ExpansionStep> chain(std::initializer_list<std::string_view> m) {
+    std::vector<ExpansionStep> s;
+    for (auto x : m) s.push_back({x, !s.empty()});
+    return s;
+}
+
+// `n` repetitions of a chain (reductions: each round depends on the last).
+std::vector<ExpansionStep> rounds(int n, std::initializer_list<std::string_view> m) {
+    std::vector<ExpansionStep> s;
+    for (int i = 0; i < n; ++i)
+        for (auto x : m) s.push_back({x, !s.empty()});
+    return s;
+}
+
+std::vector<ExpansionStep> concat(std::vector<ExpansionStep> a, std::vector<ExpansionStep> b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+std::vector<Expansion> build() {
+    std::vector<Expansion> x;
+    auto one = [&](std::string_view metal, std::string_view mnemonic) {
+        x.push_back({metal, chain({mnemonic}), kCsv});
+    };
+    auto seq = [&](std::string_view metal, std::vector<ExpansionStep> s, std::string_view src) {
+        x.push_back({metal, std::move(s), src});
+    };
+
+    // --- float_instructions.csv -------------------------------------------
+    one("FADD16", "fadd16");
+    one("FMUL16", "fmul16");
+    one("FFMA16", "fmadd16");
+    one("FADD32", "fadd32");
+    one("FMUL32", "fmul32");
+    one("FFMA32", "fmadd32");
+    seq("FFMA", chain({"fmadd32"}),
+        "csv: ilp_occupancy.csv row; the 32-bit column (16-bit: fmadd16)");
+    one("CONVERT(F->I32)", "convert");
+    one("RINT32", "rint");
+    one("TRUNC32", "trunc");
+    one("FLOOR32", "floor");
+    one("CEIL32", "ceil");
+    one("RECIP16", "rcp16");
+    one("RECIP32", "rcp32");
+    one("RSQRT16", "rsqrt16");
+    one("RSQRT32", "rsqrt32");
+    seq("Precise RSQRT32", chain({"rsqrt32"}), "guess: measures exactly like RSQRT32");
+    one("SIN_PT_1", "sin_pt_1");
+    one("SIN_PT_2", "sin_pt_2");
+    one("EXP2_16", "exp2_16");
+    one("LOG2_16", "log2_16");
+    one("EXP2_32", "exp2_32");
+    one("LOG2_32", "log2_32");
+    seq("Precise EXP2_32", chain({"exp2_32"}), "guess: measures exactly like EXP2_32");
+    seq("Precise LOG2_32", chain({"log2_32"}), "guess: measures exactly like LOG2_32");
+    one("FMAX32", "fmax32");
+    one("FMIN32", "fmin32");
+    one("FMAX16", "fmax16");
+    one("FMIN16", "fmin16");
+    one("FCMPSEL16", "fcmpsel16");
+    one("FCMPSEL32", "fcmpsel32");
+
+    // --- int_instructions.csv ---------------------------------------------
+    one("IADD16", "iadd16");
+    one("IMUL16", "imul16");
+    one("IMAD16", "imadd16");
+    one("IMUL(16x16=32)", "imul16x32");
+    one("IMAD((16x16=32)+32)", "imadd16x32");
+    one("IADD32", "iadd32");
+    seq("ADD32", chain({"iadd32"}), "csv: int_sequences.csv spelling of IADD32");
+    one("IMUL32", "imul32");
+    one("IMAD32", "imadd32");
+    one("IMULHI32", "imulhi32");
+    one("IMUL(32x32=64)", "imul32x64");
+    one("IADDSAT32", "iaddsat32");
+    one("BITEXTRACT32", "bfeil");
+    one("BITINSERT32", "bfi");
+    one("BITWISE32", "bitop32");
+    one("BITREV32", "bitrev");
+    one("BITINTERLEAVE16", "intl");
+    one("POPCOUNT32", "popcount");
+    one("IMAX32", "imax32");
+    one("IMIN32", "imin32");
+    one("IMAX16", "imax16");
+    one("IMIN16", "imin16");
+    one("ICMPSEL16", "icmpsel16");
+    one("ICMPSEL32", "icmpsel32");
+
+    // --- simd_instructions.csv --------------------------------------------
+    one("BALLOT", "simd_ballot");
+    one("ICMP_BALLOT", "icmp_ballot");
+    one("FCMP_BALLOT", "fcmp_ballot");
+    one("BROADCAST32", "simd_broadcast");
+    one("SHUFFLE_ROTATE32", "simd_shuffle_rotate");
+    seq("SHUFFLE_NOROTATE32", chain({"simd_shuffle_down"}),
+        "guess: a shift without wrap-around, i.e. simd_shuffle_down/up");
+    seq("MATMUL<8x8xF16>", chain({"simd_matrix_fmadd16"}),
+        "guess: one 8x8x8 multiply-accumulate instruction");
+    seq("MATMUL<8x8xF32>", chain({"simd_matrix_fmadd32"}),
+        "guess: one 8x8x8 multiply-accumulate instruction");
+    // Reductions: a 5-round butterfly over 32 lanes (isa-notes.md: reductions
+    // and prefix operations are sequences; the shape is our guess).
+    constexpr std::string_view kReduce = "guess: 5-round xor-butterfly (shuffle + op per round)";
+    constexpr std::string_view kPrefix =
+        "guess: 5-round up-shuffle scan (shuffle + op + select per round)";
+    seq("SUM<F16>", rounds(5, {"simd_shuffle_xor", "fadd16"}), kReduce);
+    seq("SUM<F32>", rounds(5, {"simd_shuffle_xor", "fadd32"}), kReduce);
+    seq("SUM<I16>", rounds(5, {"simd_shuffle_xor", "iadd16"}), kReduce);
+    seq("SUM<I32>", rounds(5, {"simd_shuffle_xor", "iadd32"}), kReduce);
+    seq("PRODUCT<F16>", rounds(5, {"simd_shuffle_xor", "fmul16"}), kReduce);
+    seq("PRODUCT<F32>", rounds(5, {"simd_shuffle_xor", "fmul32"}), kReduce);
+    seq("PRODUCT<I16>", rounds(5, {"simd_shuffle_xor", "imul16"}), kReduce);
+    seq("PRODUCT<I32>", rounds(5, {"simd_shuffle_xor", "imul32"}), kReduce);
+    seq("BITWISE_REDUCE16", rounds(5, {"simd_shuffle_xor", "bitop16"}), kReduce);
+    seq("BITWISE_REDUCE32", rounds(5, {"simd_shuffle_xor", "bitop32"}), kReduce);
+    seq("PREFIX_ISUM<F32>", rounds(5, {"simd_shuffle_up", "fadd32", "fcmpsel32"}), kPrefix);
+    seq("PREFIX_ISUM<I32>", rounds(5, {"simd_shuffle_up", "iadd32", "icmpsel32"}), kPrefix);
+    seq("PREFIX_IPROD<F32>", rounds(5, {"simd_shuffle_up", "fmul32", "fcmpsel32"}), kPrefix);
+    seq("PREFIX_ESUM<F32>",
+        concat(rounds(5, {"simd_shuffle_up", "fadd32", "fcmpsel32"}), chain({"simd_shuffle_up"})),
+        kPrefix);
+    seq("PREFIX_ESUM<I32>",
+        concat(rounds(5, {"simd_shuffle_up", "iadd32", "icmpsel32"}), chain({"simd_shuffle_up"})),
+        kPrefix);
+    seq("PREFIX_EPROD<F32>",
+        concat(rounds(5, {"simd_shuffle_up", "fmul32", "fcmpsel32"}), chain({"simd_shuffle_up"})),
+        kPrefix);
+
+    // --- documented sequences (apple-gpu-core.md) ---------------------------
+    seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);
+    seq("FRACT32", chain({"trunc", "fadd32"}), kDoc);
+    seq("TRIG_REDUCE", chain({"fmul32", "trunc", "fadd32", "fmadd32"}), kDoc);
+    seq("SIN32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}), kDoc);
+    seq("COS32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}), kDoc);
+    seq("IMADHI16", chain({"imul32", "mov"}), kDoc);
+    // The immediate move (the zero high word) does not depend on the add.
+    seq("IADD(32+32=64)", {{"iadd32", false}, {"icmpsel32", true}, {"mov_imm", false}}, kDoc);
+    seq("IADD(64+32=64)", chain({"iadd32", "icmpsel32", "iadd32"}), kDoc);
+    seq("IADD64", chain({"iadd32", "icmpsel32", "iadd32", "iadd32"}), kDoc);
+    seq("IADD(64+64=64)", chain({"iadd32", "icmpsel32", "iadd32", "iadd32"}), kDoc);
+    seq("IMUL(64x64=64)", chain({"imul32x64", "imadd32", "imadd32"}), kDoc);
+
+    // --- other float_sequences.csv rows -------------------------------------
+    seq("DIV16", chain({"rcp16", "fmul16"}),
+        "guess: DIV32's shape at 16 bits (6.01 cycles, like RECIP)");
+    seq("SQRT16", chain({"rsqrt16", "fmul16"}), "guess: x * rsqrt(x) (8 cycles, like RSQRT)");
+    seq("SQRT32", chain({"rsqrt32", "fmul32"}), "guess: x * rsqrt(x) (8 cycles, like RSQRT)");
+    seq("EXPE_32", chain({"fmul32", "exp2_32"}), "guess: exp2(x * log2(e)) (4 cycles, like EXP2)");
+    seq("EXP10_32", chain({"fmul32", "exp2_32"}),
+        "guess: exp2(x * log2(10)) (4 cycles, like EXP2)");
+    seq("LOGE_32", chain({"log2_32", "fmul32"}), "guess: log2(x) * ln(2) (4 cycles, like LOG2)");
+    seq("LOG10_32", chain({"log2_32", "fmul32"}),
+        "guess: log2(x) * log10(2) (4 cycles, like LOG2)");
+    seq("SIN16", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}),
+        "guess: SIN32's sequence (sin_pt is 32-bit only; 13.56 vs 14.28 cycles)");
+    seq("FMEDIAN32", {{"fmin32", false}, {"fmax32", false}, {"fmin32", true}, {"fmax32", true}},
+        "guess: max(min(a,b), min(max(a,b),c)): 4 compare-selects (3.65 cycles)");
+    seq("FMEDIAN16", {{"fmin16", false}, {"fmax16", false}, {"fmin16", true}, {"fmax16", true}},
+        "guess: max(min(a,b), min(max(a,b),c)): 4 compare-selects");
+    seq("CONVERT(F->I64)", chain({"convert", "fmadd32", "convert"}),
+        "guess: high word, remainder, low word (two conversions: ~8 cycles, measured 7.11)");
+    seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "rint"}),
+        "guess: two IntComplex ops plus selects (measured 8.18 cycles)");
+
+    // --- other int_sequences.csv rows ---------------------------------------
+    seq("BITREV16", chain({"bitrev", "mov"}),
+        "guess: 32-bit reverse, then take the high half (4 cycles)");
+    seq("BITROTATE32", {{"shl", false}, {"shr", false}, {"bitop32", true}},
+        "guess: (x << n) | (x >> (32 - n)): two shifts (8.20 cycles)");
+    seq("RHADD16", chain({"iadd32", "iadd32", "shr"}),
+        "guess: widened add, +1, shift right (4 cycles: one IntComplex op)");
+    seq("CLZ32", chain({"clz"}), "guess: one instruction (4.05 cycles, like POPCOUNT32)");
+    seq("LSHIFT32", chain({"shl"}), "csv: int_sequences.csv, measured with a dynamic shift amount");
+    seq("RSHIFT32", chain({"bfeil", "shr"}), "guess: two IntComplex ops (7.89 cycles)");
+    seq("IMADHI32", chain({"imulhi32", "iadd32"}),
+        "guess: mulhi(a,b) + c (8.01 cycles, like IMULHI32)");
+    seq("IMAD((32x32=32)+64)", chain({"imul32", "iadd32", "icmpsel32", "iadd32"}),
+        "guess: 32-bit product then IADD(64+32=64) (4.80 cycles)");
+    seq("IMAD((32x32=64)+64)", chain({"imadd32x64"}),
+        "guess: one 32x32+64 instruction (8.03 cycles)");
+    seq("IMAD((64x64=64)+64)", chain({"imadd32x64", "imadd32", "imadd32"}),
+        "guess: IMUL(64x64=64) with the add folded into the wide multiply-add (16.58 cycles)");
+    return x;
+}
+
+// "3 IADD32" -> (3, "IADD32"); "IADD32" -> (1, "IADD32").
+std::pair<int, std::string_view> split_count(std::string_view term) {
+    int n = 0;
+    auto [p, ec] = std::from_chars(term.data(), term.data() + term.size(), n);
+    if (ec != std::errc() || p == term.data() || p == term.data() + term.size() || *p != ' ' ||
+        n <= 0)
+        return {1, term};
+    return {n, term.substr(static_cast<std::size_t>(p - term.data()) + 1)};
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+const std::vector<Expansion>& expansions() {
+    static const std::vector<Expansion> x = build();
+    return x;
+}
+
+const Expansion* find_expansion(std::string_view metal_name) {
+    for (const auto& e : expansions())
+        if (e.metal_name == metal_name) return &e;
+    return nullptr;
+}
+
+std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
+    if (const auto* e = find_expansion(trim(name))) return e->steps;
+    std::vector<ExpansionStep> out;
+    while (!name.empty()) {
+        auto plus = name.find(" + ");
+        auto term = trim(name.substr(0, plus));
+        name = plus == std::string_view::npos ? std::string_view{} : name.substr(plus + 3);
+        auto [count, metal] = split_count(term);
+        const auto* e = find_expansion(metal);
+        if (!e) return std::nullopt;
+        for (int i = 0; i < count; ++i) {
+            for (std::size_t k = 0; k < e->steps.size(); ++k) {
+                auto step = e->steps[k];
+                if (k == 0) step.depends_on_previous = false;
+                out.push_back(step);
+            }
+        }
+    }
+    if (out.empty()) return std::nullopt;
+    return out;
+}
+
+}  // namespace agx::isa

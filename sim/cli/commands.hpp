@@ -1,0 +1,22 @@
+// The agxsim subcommands. Each registers itself on the CLI11 app; its action
+// runs after parsing and returns the process exit code.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace agx::cli {
+
+using Action = std::function<int()>;
+
+// Exit codes: 0 success, 2 bad input, 1 internal error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitBadInput = 2;
+
+void add_run_command(CLI::App& app, Action& action);
+void add_config_command(CLI::App& app, Action& action);
+void add_isa_command(CLI::App& app, Action& action);
+
+}  // namespace agx::cli

@@ -1,0 +1,70 @@
+#include "sim/model/core.hpp"
+
+namespace agx {
+
+Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock, Workload& workload,
+           ThreadgroupSource& groups, const Residency& residency)
+    : sc_module(name),
+      schedulers("scheduler", cfg.core.schedulers,
+                 [&cfg](const char* n, std::size_t) { return new SchedulerBlock(n, cfg.core.register_cache); }),
+      fp32_int_pipe("fp32_int_pipe", cfg.core.schedulers),
+      int_complex_pipe("int_complex_pipe", cfg.core.schedulers),
+      sfu("sfu", cfg.core),
+      shuffle_unit("shuffle_unit", cfg.core.schedulers),
+      l1d("l1d", cfg.core.l1d, clock),
+      icache("icache", cfg.core.icache, clock),
+      load_store_unit("load_store_unit", cfg.core, l1d),
+      threadgroup_memory("threadgroup_memory", cfg.core.schedulers),
+      control("control", cfg.core.schedulers),
+      clock_(clock),
+      engine_(cfg.core, wire(*this), workload, groups, residency) {
+    SC_METHOD(step);
+}
+
+CoreBlocks Core::wire(Core& c) {
+    CoreBlocks b;
+    for (auto& s : c.schedulers) b.register_caches.push_back(&s.register_cache.cache);
+    b.fp32_int = &c.fp32_int_pipe.pipe;
+    b.int_complex = &c.int_complex_pipe.pipe;
+    b.sfu = &c.sfu.sfu;
+    b.shuffle = &c.shuffle_unit.pipe;
+    b.load_store = &c.load_store_unit.pipe;
+    b.threadgroup = &c.threadgroup_memory.pipe;
+    b.control = &c.control.pipe;
+    b.lsu = &c.load_store_unit.unit;
+    b.icache = &c.icache;
+    return b;
+}
+
+void Core::step() {
+    try {
+        const Cycle now = clock_.now();
+        const Cycle next = engine_.step(now);
+        if (next != kNever) next_trigger(clock_.time(next - now));
+    } catch (...) {
+        failure_ = std::current_exception();
+        sc_core::sc_stop();
+    }
+}
+
+void Core::finish(Cycle run_end) {
+    engine_.account_until(run_end);
+    const auto& counters = engine_.scheduler_counters();
+    for (std::size_t i = 0; i < schedulers.size(); ++i) {
+        nlohmann::json j;
+        j["issued"] = counters[i].issued;
+        nlohmann::json stalls = nlohmann::json::object();
+        for (std::size_t c = 0; c < kStallCauseCount; ++c)
+            stalls[stall_cause_name(static_cast<StallCause>(c))] = counters[i].stalls[c];
+        j["stall_cycles"] = stalls;
+        schedulers[i].counters = j;
+    }
+}
+
+void Core::report_stats(nlohmann::json& out) const {
+    out["simd_instructions"] = engine_.simd_instructions();
+    out["threadgroups"] = engine_.threadgroups_done();
+    out["end_cycle"] = engine_.end_cycle();
+}
+
+}  // namespace agx

@@ -1,0 +1,28 @@
+// The chip: cores sharing the L2, the system-level cache and DRAM, joined by
+// TLM-2.0 sockets (core L1/I-cache -> L2 -> SLC -> DRAM).
+#pragma once
+
+#include <systemc>
+
+#include "sim/config/machine_config.hpp"
+#include "sim/model/cache_level.hpp"
+#include "sim/model/clock.hpp"
+#include "sim/model/core.hpp"
+#include "sim/model/dram.hpp"
+
+namespace agx {
+
+class Gpu : public sc_core::sc_module {
+public:
+    Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned cores, Workload& workload,
+        const Residency& residency);
+
+    const CoreClock clock;
+    ThreadgroupSource groups;
+    sc_core::sc_vector<Core> cores;
+    CacheLevel l2;
+    CacheLevel slc;
+    Dram dram;
+};
+
+}  // namespace agx

@@ -1,0 +1,292 @@
+#include "sim/timing/core_engine.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "sim/common/errors.hpp"
+
+namespace agx {
+
+using isa::Unit;
+
+CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workload,
+                       ThreadgroupSource& groups, const Residency& residency)
+    : cfg_(cfg),
+      blocks_(std::move(blocks)),
+      workload_(workload),
+      groups_(groups),
+      residency_(residency),
+      isa_(isa::Catalogue::instance()),
+      simds_(cfg.max_resident_simds),
+      group_slots_(residency.threadgroups_per_core),
+      sched_simds_(cfg.schedulers),
+      rr_next_(cfg.schedulers, 0),
+      sched_busy_until_(cfg.schedulers, 0),
+      sched_cause_(cfg.schedulers, StallCause::NoSimd),
+      sched_(cfg.schedulers),
+      opcode_counts_(isa_.size(), 0) {
+    // Resolve each opcode's timing once, so the hot path never looks up a name.
+    timing_by_opcode_.resize(isa_.size());
+    for (std::size_t op = 0; op < isa_.size(); ++op) {
+        const auto it = cfg.timing.find(std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
+        if (it == cfg.timing.end())
+            throw std::logic_error("config has no timing for class " +
+                                   std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
+        timing_by_opcode_[op] = it->second;
+    }
+    for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
+    for (auto& list : sched_simds_) list.reserve(cfg.max_resident_simds / std::max(1u, cfg.schedulers) + 1);
+}
+
+PipeState* CoreEngine::pipe_for(Unit u) const {
+    switch (u) {
+        case Unit::Fp32Int: return blocks_.fp32_int;
+        case Unit::IntComplex: return blocks_.int_complex;
+        case Unit::Shuffle: return blocks_.shuffle;
+        case Unit::LoadStore: return blocks_.load_store;
+        case Unit::Threadgroup: return blocks_.threadgroup;
+        case Unit::Control: return blocks_.control;
+    }
+    return blocks_.control;
+}
+
+// The dispatcher hands a core at most one threadgroup per cycle, so that the
+// first threadgroups of a launch spread over all cores (an assumption; Apple
+// does not document the distribution).
+void CoreEngine::admit_threadgroups(Cycle now) {
+    admit_pending_ = false;
+    for (std::uint32_t g = 0; g < group_slots_.size(); ++g) {
+        GroupSlot& slot = group_slots_[g];
+        if (slot.active) continue;
+        if (admitted_this_step_) {  // room for more: come back next cycle
+            admit_pending_ = true;
+            return;
+        }
+        const auto tg = groups_.next();
+        if (!tg) return;
+        admitted_this_step_ = true;
+        slot.active = true;
+        slot.threadgroup = *tg;
+        slot.at_barrier = 0;
+        slot.simds.clear();
+        ++live_groups_;
+        // Free simd slots in increasing order; slot k runs on scheduler k mod
+        // schedulers, which spreads a threadgroup's simds over the schedulers
+        // (an assumption: Apple does not document the mapping).
+        for (std::uint32_t i = 0, id = 0; i < residency_.simds_per_threadgroup; ++i) {
+            while (simds_[id].active) ++id;
+            SimdContext& s = simds_[id];
+            s.active = true;
+            s.group_slot = g;
+            s.threadgroup = *tg;
+            s.simd_in_group = i;
+            s.scheduler = id % cfg_.schedulers;
+            s.scoreboard.reset();
+            s.slots = {};
+            s.fetched_line = ~0ull;
+            s.fetch_ready = now;
+            s.last_result = now;
+            s.at_barrier = false;
+            s.stream = workload_.open(*tg, i);
+            slot.simds.push_back(id);
+            sched_simds_[s.scheduler].push_back(id);
+            ++slot.live_simds;
+            load_head(s, id, now);
+        }
+    }
+}
+
+// Makes the stream's next instruction the head, fetching its line through the
+// instruction cache when the simd moves to a new line.
+void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
+    s.head = s.stream->peek();
+    s.earliest = now;
+    if (!s.head) {
+        retire(s, id, now);
+        return;
+    }
+    if (blocks_.icache) {
+        const std::uint32_t line_bytes = std::max<std::uint32_t>(1, cfg_.icache.line_bytes);
+        const std::uint64_t line = s.head->pc / line_bytes;
+        if (line != s.fetched_line) {
+            s.fetched_line = line;
+            s.fetch_ready = blocks_.icache->access(line * line_bytes, line_bytes, false, now);
+        }
+    }
+}
+
+void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
+    Cycle done = s.last_result;
+    for (auto& slot : s.slots) done = std::max(done, slot.all_done());
+    end_cycle_ = std::max(end_cycle_, std::max(done, now + 1));
+    s.active = false;
+    s.stream.reset();
+    auto& list = sched_simds_[s.scheduler];
+    list.erase(std::find(list.begin(), list.end(), id));
+    blocks_.register_caches[s.scheduler]->evict_simd(id);
+
+    GroupSlot& g = group_slots_[s.group_slot];
+    --g.live_simds;
+    if (g.live_simds == 0) {
+        g.active = false;
+        --live_groups_;
+        ++groups_done_;
+        admit_pending_ = true;
+    } else if (g.at_barrier == g.live_simds) {
+        // The simds still alive are all at the barrier: it completes.
+        for (std::uint32_t other : g.simds) {
+            SimdContext& o = simds_[other];
+            if (o.active && o.at_barrier) {
+                o.at_barrier = false;
+                o.earliest = now + 1;
+            }
+        }
+        g.at_barrier = 0;
+    }
+}
+
+CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
+    if (s.at_barrier) return {kNever, StallCause::Barrier};
+    const Instruction& in = *s.head;
+    const isa::InstructionInfo& info = isa_.info(in.opcode);
+
+    Evaluation e{s.fetch_ready, StallCause::InstructionFetch};
+    auto later = [&e](Cycle t, StallCause c) {
+        if (t > e.when) e = {t, c};
+    };
+    for (unsigned i = 0; i < in.num_src; ++i) later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
+    // In-order writes: a new result may not land before an older one to the same register.
+    for (unsigned i = 0; i < in.num_dst; ++i) later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
+    if (info.is_wait && in.wait_slot < s.slots.size()) later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
+    if (info.is_async && in.wait_slot < s.slots.size()) {
+        WaitSlotState& slot = s.slots[in.wait_slot];
+        if (slot.outstanding(now) >= cfg_.max_outstanding_per_slot) later(slot.first_done(), StallCause::WaitSlot);
+    }
+    later(pipe_for(info.unit)->free_at(s.scheduler), StallCause::PipeBusy);
+    if (info.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
+    return e;
+}
+
+void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
+    const Instruction& in = *s.head;
+    const isa::InstructionInfo& info = isa_.info(in.opcode);
+    const TimingClassConfig& t = timing_by_opcode_[in.opcode];
+    const unsigned sched = s.scheduler;
+
+    const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in);
+    sched_busy_until_[sched] = now + 1 + fetch_extra;
+    pipe_for(info.unit)->issue(sched, now, t.issue_interval);
+    if (info.unit == Unit::IntComplex) blocks_.sfu->issue(now, t.issue_interval);
+
+    Cycle ready = now + fetch_extra + t.latency;
+    if (info.memory == isa::MemorySpace::Device) {
+        const MemoryIssue m = blocks_.lsu->issue(in, info.is_store, now + fetch_extra + t.latency);
+        ready = m.complete;
+        if (m.busy_cycles > t.issue_interval)  // more lines than one interval covers
+            blocks_.load_store->issue(sched, now, m.busy_cycles - t.issue_interval);
+        if (info.is_async && in.wait_slot < s.slots.size()) s.slots[in.wait_slot].add(ready);
+    }
+    for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready);
+    if (in.num_dst > 0 || info.memory != isa::MemorySpace::None) s.last_result = std::max(s.last_result, ready);
+
+    ++instructions_;
+    ++opcode_counts_[in.opcode];
+    ++sched_[sched].issued;
+
+    s.stream->advance();
+    load_head(s, id, now + 1);
+    if (info.is_barrier && s.active) {
+        GroupSlot& g = group_slots_[s.group_slot];
+        s.at_barrier = true;
+        ++g.at_barrier;
+        if (g.at_barrier == g.live_simds) {
+            for (std::uint32_t other : g.simds) {
+                SimdContext& o = simds_[other];
+                if (o.active && o.at_barrier) {
+                    o.at_barrier = false;
+                    o.earliest = now + 1;
+                }
+            }
+            g.at_barrier = 0;
+        }
+    }
+}
+
+void CoreEngine::account_until(Cycle end) {
+    if (end <= accounted_until_) return;
+    const Cycle skipped = end - accounted_until_;
+    for (unsigned sc = 0; sc < cfg_.schedulers; ++sc)
+        sched_[sc].stalls[static_cast<std::size_t>(sched_cause_[sc])] += skipped;
+    accounted_until_ = end;
+}
+
+Cycle CoreEngine::step(Cycle now) {
+    account_until(now);
+    admitted_this_step_ = false;
+    if (admit_pending_) admit_threadgroups(now);
+
+    Cycle next = kNever;
+    for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
+        auto& list = sched_simds_[sc];
+        bool issued = false;
+        Evaluation best{kNever, StallCause::NoSimd};
+        if (!list.empty() && sched_busy_until_[sc] > now) {
+            best = {sched_busy_until_[sc], StallCause::OperandFetch};
+        } else if (!list.empty()) {
+            const std::size_t n = list.size();
+            const std::size_t start = rr_next_[sc] % n;
+            for (std::size_t k = 0; k < n; ++k) {
+                const std::size_t idx = (start + k) % n;
+                const std::uint32_t id = list[idx];
+                SimdContext& s = simds_[id];
+                if (s.earliest <= now) {
+                    const Evaluation e = evaluate(s, now);
+                    s.earliest = e.when;
+                    s.cause = e.cause;
+                    if (e.when <= now) {
+                        issue(s, id, now);
+                        rr_next_[sc] = static_cast<std::uint32_t>(idx + 1);
+                        issued = true;
+                        break;
+                    }
+                }
+                if (s.earliest < best.when) best = {s.earliest, s.cause};
+            }
+        }
+        if (issued) {
+            sched_cause_[sc] = StallCause::NoSimd;  // provisional: re-evaluated next cycle
+            next = std::min(next, now + 1);
+        } else {
+            ++sched_[sc].stalls[static_cast<std::size_t>(best.cause)];
+            sched_cause_[sc] = best.cause;
+            next = std::min(next, best.when);
+        }
+    }
+    accounted_until_ = now + 1;
+
+    if (admit_pending_ && !groups_.exhausted()) next = std::min(next, now + 1);
+    if (live_groups_ == 0 && groups_.exhausted()) {
+        finished_ = true;
+        return kNever;
+    }
+    if (next == kNever) report_deadlock(now);
+    return std::max(next, now + 1);
+}
+
+void CoreEngine::report_deadlock(Cycle now) const {
+    std::ostringstream msg;
+    msg << "deadlock at cycle " << now << ": no simd can ever issue;";
+    int shown = 0;
+    for (std::uint32_t id = 0; id < simds_.size() && shown < 8; ++id) {
+        const SimdContext& s = simds_[id];
+        if (!s.active) continue;
+        msg << " threadgroup " << s.threadgroup << " simd " << s.simd_in_group << " waits on "
+            << stall_cause_name(s.cause);
+        if (s.head) msg << " (trace line " << s.head->source_line << ")";
+        msg << ";";
+        ++shown;
+    }
+    throw InputError(workload_.name(), msg.str());
+}
+
+}  // namespace agx

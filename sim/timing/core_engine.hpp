@@ -1,0 +1,115 @@
+// The cycle-level behaviour of one GPU core, as plain C++.
+//
+// The SystemC Core module calls step(now) from its one stepping method and
+// sleeps until the cycle step() returns. step() issues at most one instruction
+// per scheduler, keeps a lower bound of when each simd can next issue, and
+// returns the next cycle at which anything can change, so stalls cost nothing
+// to simulate. Every scheduler-cycle is accounted as an issue or one stall
+// cause, including the cycles skipped.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/catalogue.hpp"
+#include "sim/config/machine_config.hpp"
+#include "sim/timing/load_store_unit.hpp"
+#include "sim/timing/occupancy.hpp"
+#include "sim/timing/pipe_state.hpp"
+#include "sim/timing/register_cache.hpp"
+#include "sim/timing/shared_sfu.hpp"
+#include "sim/timing/simd_context.hpp"
+#include "sim/timing/threadgroup_source.hpp"
+
+namespace agx {
+
+struct SchedulerCounters {
+    std::uint64_t issued = 0;
+    std::array<std::uint64_t, kStallCauseCount> stalls{};
+};
+
+// The blocks a core's engine drives; each is owned by its SystemC module.
+struct CoreBlocks {
+    std::vector<RegisterCache*> register_caches;  // one per scheduler
+    PipeState* fp32_int = nullptr;
+    PipeState* int_complex = nullptr;
+    SharedSfu* sfu = nullptr;
+    PipeState* shuffle = nullptr;
+    PipeState* load_store = nullptr;
+    PipeState* threadgroup = nullptr;
+    PipeState* control = nullptr;
+    LoadStoreUnit* lsu = nullptr;
+    MemoryPort* icache = nullptr;
+};
+
+class CoreEngine {
+public:
+    CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workload, ThreadgroupSource& groups,
+               const Residency& residency);
+
+    // Simulates cycle `now`; returns the next cycle with possible work, or
+    // kNever when the core has nothing left. Throws InputError on a deadlock.
+    Cycle step(Cycle now);
+
+    bool finished() const { return finished_; }
+    Cycle end_cycle() const { return end_cycle_; }  // cycle the last result is written
+    std::uint64_t simd_instructions() const { return instructions_; }
+    std::uint64_t threadgroups_done() const { return groups_done_; }
+    const std::vector<SchedulerCounters>& scheduler_counters() const { return sched_; }
+    const std::vector<std::uint64_t>& opcode_counts() const { return opcode_counts_; }
+    // Scheduler-cycles accounted up to and including the last stepped cycle.
+    Cycle accounted_until() const { return accounted_until_; }
+    // Charges the cycles from the last step up to `end` (exclusive).
+    void account_until(Cycle end);
+
+private:
+    struct GroupSlot {
+        bool active = false;
+        std::uint32_t threadgroup = 0;
+        std::uint32_t live_simds = 0;
+        std::uint32_t at_barrier = 0;
+        std::vector<std::uint32_t> simds;
+    };
+    struct Evaluation {
+        Cycle when;
+        StallCause cause;
+    };
+
+    void admit_threadgroups(Cycle now);
+    void load_head(SimdContext& s, std::uint32_t id, Cycle now);
+    Evaluation evaluate(SimdContext& s, Cycle now);
+    void issue(SimdContext& s, std::uint32_t id, Cycle now);
+    void retire(SimdContext& s, std::uint32_t id, Cycle now);
+    PipeState* pipe_for(isa::Unit u) const;
+    [[noreturn]] void report_deadlock(Cycle now) const;
+
+    const CoreConfig& cfg_;
+    CoreBlocks blocks_;
+    Workload& workload_;
+    ThreadgroupSource& groups_;
+    Residency residency_;
+    const isa::Catalogue& isa_;
+    std::vector<TimingClassConfig> timing_by_opcode_;
+
+    std::vector<SimdContext> simds_;
+    std::vector<GroupSlot> group_slots_;
+    std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
+    std::vector<std::uint32_t> rr_next_;                   // round-robin start per scheduler
+    std::vector<Cycle> sched_busy_until_;                  // operand fetch occupancy
+    std::vector<StallCause> sched_cause_;                  // cause for skipped cycles
+    std::vector<SchedulerCounters> sched_;
+    std::vector<std::uint64_t> opcode_counts_;
+
+    std::uint64_t instructions_ = 0;
+    std::uint64_t groups_done_ = 0;
+    std::uint32_t live_groups_ = 0;
+    Cycle end_cycle_ = 0;
+    Cycle accounted_until_ = 0;
+    bool admit_pending_ = true;
+    bool admitted_this_step_ = false;
+    bool finished_ = false;
+};
+
+}  // namespace agx

@@ -1,0 +1,38 @@
+// Per-simd register scoreboard: the cycle at which each 16-bit half-register
+// holds its newest value. Working in halves lets 16-bit, 32-bit and 64-bit
+// operands share one index space (r5 = halves 10..11).
+#pragma once
+
+#include <algorithm>
+#include <array>
+
+#include "sim/common/cycle.hpp"
+#include "sim/trace/instruction.hpp"
+
+namespace agx {
+
+class Scoreboard {
+public:
+    static constexpr unsigned kHalves = 256;
+
+    void reset() { ready_.fill(0); }
+
+    Cycle ready_at(const Operand& op) const {
+        if (op.kind != OperandKind::Reg) return 0;
+        Cycle t = 0;
+        const unsigned end = std::min<unsigned>(op.first_half + op.halves, kHalves);
+        for (unsigned h = op.first_half; h < end; ++h) t = std::max(t, ready_[h]);
+        return t;
+    }
+
+    void write(const Operand& op, Cycle when) {
+        if (op.kind != OperandKind::Reg) return;
+        const unsigned end = std::min<unsigned>(op.first_half + op.halves, kHalves);
+        for (unsigned h = op.first_half; h < end; ++h) ready_[h] = when;
+    }
+
+private:
+    std::array<Cycle, kHalves> ready_{};
+};
+
+}  // namespace agx

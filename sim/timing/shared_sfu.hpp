@@ -1,0 +1,46 @@
+// The core's special-function units, shared by its schedulers.
+//
+// apple-gpu-core.md: 32 SFU lanes per core, "so it looks like a 4-cycle
+// pipeline to each scheduler". An instruction whose per-scheduler issue
+// interval is I occupies the shared lanes for I * simd_width /
+// (schedulers * lanes) cycles: with 4 schedulers, 32 lanes and 32-wide simds,
+// an IMAD32 (I = 4) takes the SFUs for 1 cycle and an RSQRT (I = 8) for 2.
+// Occupancy can be fractional (RECIP: 1.5 cycles), so time is kept in units
+// of 1 / (schedulers * lanes) cycle, exactly.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "sim/common/cycle.hpp"
+
+namespace agx {
+
+class SharedSfu {
+public:
+    SharedSfu(unsigned schedulers, unsigned lanes, unsigned simd_width)
+        : units_per_cycle_(static_cast<std::uint64_t>(schedulers) * lanes), simd_width_(simd_width) {}
+
+    // The first cycle at which a new instruction can start on the SFUs.
+    Cycle free_at() const { return (busy_until_ + units_per_cycle_ - 1) / units_per_cycle_; }
+
+    void issue(Cycle now, std::uint32_t issue_interval) {
+        const std::uint64_t start = std::max(busy_until_, now * units_per_cycle_);
+        const std::uint64_t cost = static_cast<std::uint64_t>(issue_interval) * simd_width_;
+        busy_until_ = start + cost;
+        busy_units_ += cost;
+        ++issued_;
+    }
+
+    std::uint64_t issued() const { return issued_; }
+    double busy_cycles() const { return static_cast<double>(busy_units_) / units_per_cycle_; }
+
+private:
+    std::uint64_t units_per_cycle_;
+    std::uint64_t simd_width_;
+    std::uint64_t busy_until_ = 0;
+    std::uint64_t busy_units_ = 0;
+    std::uint64_t issued_ = 0;
+};
+
+}  // namespace agx

@@ -1,0 +1,65 @@
+// Everything a core keeps for one resident simd.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "sim/common/cycle.hpp"
+#include "sim/timing/scoreboard.hpp"
+#include "sim/timing/stall_cause.hpp"
+#include "sim/trace/workload.hpp"
+
+namespace agx {
+
+// Completion times of one wait slot's outstanding requests (at most a few).
+struct WaitSlotState {
+    static constexpr unsigned kMax = 16;
+    std::array<Cycle, kMax> done{};
+    std::uint32_t count = 0;
+
+    // Forgets requests complete by `now`; returns how many remain.
+    std::uint32_t outstanding(Cycle now) {
+        std::uint32_t kept = 0;
+        for (std::uint32_t i = 0; i < count; ++i)
+            if (done[i] > now) done[kept++] = done[i];
+        count = kept;
+        return count;
+    }
+    Cycle all_done() const {
+        Cycle t = 0;
+        for (std::uint32_t i = 0; i < count; ++i) t = t > done[i] ? t : done[i];
+        return t;
+    }
+    Cycle first_done() const {
+        Cycle t = kNever;
+        for (std::uint32_t i = 0; i < count; ++i) t = t < done[i] ? t : done[i];
+        return t;
+    }
+    void add(Cycle when) {
+        if (count < kMax) done[count++] = when;
+    }
+};
+
+struct SimdContext {
+    bool active = false;
+    std::uint32_t group_slot = 0;   // index of its resident threadgroup
+    std::uint32_t threadgroup = 0;  // launch index
+    std::uint32_t simd_in_group = 0;
+    std::uint32_t scheduler = 0;
+    std::unique_ptr<InstructionStream> stream;
+    const Instruction* head = nullptr;
+
+    Scoreboard scoreboard;
+    std::array<WaitSlotState, 2> slots;
+    std::uint64_t fetched_line = ~0ull;  // I-cache line of the last fetch
+    Cycle fetch_ready = 0;
+    Cycle last_result = 0;               // when its last result is written
+    bool at_barrier = false;
+
+    // A lower bound on the first cycle the head can issue, and why it waits.
+    Cycle earliest = 0;
+    StallCause cause = StallCause::NoSimd;
+};
+
+}  // namespace agx

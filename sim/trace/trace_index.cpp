@@ -1,0 +1,236 @@
+#include "sim/trace/trace_index.hpp"
+
+#include <algorithm>
+
+#include "sim/trace/trace_parse.hpp"
+
+namespace agx::trace_detail {
+
+namespace {
+
+constexpr std::size_t kIndexBuffer = 64 * 1024;  // one sequential pass: a larger buffer pays
+
+// `threadgroups=4 registers=32 ...` -> checks and fills the launch.
+Launch parse_launch(std::string_view rest, const LineContext& at) {
+    Launch l;
+    bool tpt = false, tgs = false, regs = false;
+    while (!rest.empty()) {
+        auto word = next_word(rest);
+        auto eq = word.find('=');
+        if (eq == std::string_view::npos)
+            fail(at, "launch: expected key=value, got '" + std::string(word) + "'");
+        auto key = word.substr(0, eq);
+        auto value = word.substr(eq + 1);
+        std::uint64_t v = 0;
+        if (!parse_uint(value, v, UINT32_MAX))
+            fail(at,
+                 "launch: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
+        auto n = static_cast<std::uint32_t>(v);
+        if (key == "threads_per_threadgroup") {
+            if (n < 1 || n > 1024) fail(at, "launch: threads_per_threadgroup must be 1..1024");
+            l.threads_per_threadgroup = n, tpt = true;
+        } else if (key == "threadgroups") {
+            if (n < 1) fail(at, "launch: threadgroups must be at least 1");
+            l.threadgroups = n, tgs = true;
+        } else if (key == "registers") {
+            // 128 registers of 2 halves (isa-notes.md); the core rounds up to its granularity.
+            if (n < 1 || n > 256) fail(at, "launch: registers must be 1..256 half-registers");
+            l.registers_halves = n, regs = true;
+        } else if (key == "threadgroup_memory") {
+            l.threadgroup_memory_bytes = n;
+        } else {
+            fail(at, "launch: unknown key '" + std::string(key) + "'");
+        }
+    }
+    if (!tpt) fail(at, "launch needs threads_per_threadgroup=");
+    if (!tgs) fail(at, "launch needs threadgroups=");
+    if (!regs) fail(at, "launch needs registers= (16-bit half-registers per thread)");
+    std::uint64_t total = std::uint64_t{l.threadgroups} * l.simds_per_threadgroup();
+    if (total > UINT32_MAX) fail(at, "launch: more than 2^32 simds");
+    return l;
+}
+
+// `N` or `A..B`.
+void parse_range(std::string_view text, const LineContext& at, std::uint32_t total,
+                 SectionIndex& s) {
+    auto dots = text.find("..");
+    std::uint64_t a = 0, b = 0;
+    bool ok = dots == std::string_view::npos ? parse_uint(text, a, UINT32_MAX) && (b = a, true)
+                                             : parse_uint(text.substr(0, dots), a, UINT32_MAX) &&
+                                                   parse_uint(text.substr(dots + 2), b, UINT32_MAX);
+    if (!ok || text.empty())
+        fail(at, "bad simd range '" + std::string(text) + "' (expected N or A..B)");
+    if (a > b) fail(at, "bad simd range '" + std::string(text) + "': first above last");
+    if (b >= total)
+        fail(at, "simd " + std::to_string(b) + " out of range: the launch has " +
+                     std::to_string(total) + " simds (0.." + std::to_string(total - 1) + ")");
+    s.first_simd = static_cast<std::uint32_t>(a);
+    s.last_simd = static_cast<std::uint32_t>(b);
+}
+
+class Indexer {
+  public:
+    explicit Indexer(const std::shared_ptr<const TraceFile>& file)
+        : reader_(file, kIndexBuffer), path_(file->path()) {}
+
+    TraceIndex run() {
+        std::string_view raw;
+        while (reader_.next(raw)) {
+            LineContext at{path_, reader_.line_number()};
+            auto text = strip_comment(raw);
+            if (text.empty()) continue;
+            if (!have_version_)
+                version(text, at);
+            else if (in_section_)
+                section_line(text, at);
+            else
+                top_line(text, at);
+        }
+        finish();
+        return std::move(index_);
+    }
+
+  private:
+    void version(std::string_view text, const LineContext& at) {
+        auto rest = text;
+        auto magic = next_word(rest);
+        auto number = next_word(rest);
+        std::uint64_t v = 0;
+        if (magic != "agxsim-trace" || !parse_uint(number, v) || !rest.empty())
+            fail(at, "not an agxsim trace: the first line must be 'agxsim-trace " +
+                         std::to_string(kTraceVersion) + "', got '" + std::string(text) + "'");
+        if (v != kTraceVersion)
+            fail(at, "version " + std::to_string(v) + " not supported (this agxsim reads version " +
+                         std::to_string(kTraceVersion) + ")");
+        have_version_ = true;
+    }
+
+    void top_line(std::string_view text, const LineContext& at) {
+        auto rest = text;
+        auto word = next_word(rest);
+        if (word == "launch") {
+            if (launch_line_)
+                fail(at,
+                     "second 'launch' line (first at line " + std::to_string(launch_line_) + ")");
+            if (!index_.sections.empty())
+                fail(at, "'launch' must come before the first 'simd' section");
+            index_.launch = parse_launch(rest, at);
+            launch_line_ = at.line;
+        } else if (word == "kernel") {
+            if (rest.substr(0, 5) != "name=" || rest.size() == 5 ||
+                rest.find_first_of(" \t") != std::string_view::npos)
+                fail(at, "expected 'kernel name=NAME'");
+            index_.kernel_name = std::string(rest.substr(5));
+        } else if (word == "simd") {
+            if (!launch_line_) fail(at, "'simd' section before the 'launch' line");
+            SectionIndex s;
+            std::uint64_t total =
+                std::uint64_t{index_.launch.threadgroups} * index_.launch.simds_per_threadgroup();
+            parse_range(rest, at, static_cast<std::uint32_t>(total), s);
+            s.header_line = at.line;
+            s.body_offset = reader_.tell();
+            s.body_line = at.line + 1;
+            index_.sections.push_back(s);
+            section_name_ = std::string(text);
+            in_section_ = true;
+        } else if (word == "end") {
+            fail(at, "'end' outside any section");
+        } else if (word == "repeat") {
+            fail(at, "'repeat' outside any section");
+        } else {
+            fail(at, "expected 'launch', 'kernel' or 'simd', got '" + std::string(word) + "'");
+        }
+    }
+
+    void section_line(std::string_view text, const LineContext& at) {
+        auto rest = text;
+        auto word = next_word(rest);
+        if (word == "end") {
+            if (!rest.empty()) fail(at, "unexpected '" + std::string(rest) + "' after 'end'");
+            if (repeats_.empty())
+                in_section_ = false;
+            else
+                repeats_.pop_back();
+        } else if (word == "repeat") {
+            std::uint64_t n = 0;
+            if (!parse_uint(rest, n, UINT32_MAX) || n < 1)
+                fail(at, "bad repeat count '" + std::string(rest) + "' (expected 1 or more)");
+            if (repeats_.size() == kMaxRepeatNesting)
+                fail(at, "repeat blocks nested deeper than " + std::to_string(kMaxRepeatNesting));
+            repeats_.push_back(at.line);
+        } else if (word == "simd" || word == "launch" || word == "kernel") {
+            fail(at, "'" + std::string(word) + "' inside section '" + section_name_ +
+                         "' (missing 'end'?)");
+        } else {
+            // Full check now, so that a bad line fails before any simulation.
+            parse_instruction(text, at, index_.launch.registers_halves, scratch_);
+        }
+    }
+
+    void finish() {
+        LineContext at_end{path_, std::max(1u, reader_.line_number())};
+        if (!have_version_)
+            fail(at_end,
+                 "empty trace: expected 'agxsim-trace " + std::to_string(kTraceVersion) + "'");
+        if (in_section_ && !repeats_.empty())
+            fail(at_end, "truncated: 'repeat' at line " + std::to_string(repeats_.back()) +
+                             " in section '" + section_name_ + "' has no 'end'");
+        if (in_section_) fail(at_end, "truncated: section '" + section_name_ + "' has no 'end'");
+        if (!launch_line_) fail(at_end, "no 'launch' line");
+        check_coverage();
+    }
+
+    void check_coverage() {
+        auto& secs = index_.sections;
+        std::sort(secs.begin(), secs.end(), [](const SectionIndex& a, const SectionIndex& b) {
+            return a.first_simd < b.first_simd;
+        });
+        LineContext at_launch{path_, launch_line_};
+        std::uint64_t expected = 0;
+        for (std::size_t i = 0; i < secs.size(); ++i) {
+            const auto& s = secs[i];
+            if (s.first_simd > expected)
+                fail(at_launch, "simd " + std::to_string(expected) + " has no instruction stream");
+            if (s.first_simd < expected) {
+                const auto& prev = secs[i - 1];
+                LineContext at{path_, std::max(s.header_line, prev.header_line)};
+                fail(at, "simd " + std::to_string(s.first_simd) +
+                             " has two instruction streams (lines " +
+                             std::to_string(std::min(s.header_line, prev.header_line)) + " and " +
+                             std::to_string(at.line) + ")");
+            }
+            expected = std::uint64_t{s.last_simd} + 1;
+        }
+        std::uint64_t total =
+            std::uint64_t{index_.launch.threadgroups} * index_.launch.simds_per_threadgroup();
+        if (expected < total)
+            fail(at_launch, "simd " + std::to_string(expected) + " has no instruction stream");
+    }
+
+    LineReader reader_;
+    const std::string& path_;
+    TraceIndex index_;
+    bool have_version_ = false;
+    bool in_section_ = false;
+    std::uint32_t launch_line_ = 0;
+    std::string section_name_;
+    std::vector<std::uint32_t> repeats_;  // lines of the open repeat blocks
+    Instruction scratch_;
+};
+
+}  // namespace
+
+const SectionIndex* TraceIndex::find(std::uint32_t global_simd) const {
+    auto it =
+        std::upper_bound(sections.begin(), sections.end(), global_simd,
+                         [](std::uint32_t g, const SectionIndex& s) { return g < s.first_simd; });
+    if (it == sections.begin()) return nullptr;
+    --it;
+    return global_simd <= it->last_simd ? &*it : nullptr;
+}
+
+TraceIndex index_trace(const std::shared_ptr<const TraceFile>& file) {
+    return Indexer(file).run();
+}
+
+}  // namespace agx::trace_detail
