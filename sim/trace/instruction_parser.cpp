@@ -120,31 +120,34 @@ std::string width_name(unsigned halves) {
 void check_operand(const ParsedOperand& p, const OperandSpec& spec, unsigned position,
                    std::string_view text, const InstructionInfo& info,
                    std::uint32_t registers_halves, const LineContext& at) {
-    const std::string who = std::string(info.mnemonic) + " operand " + std::to_string(position) +
-                            " '" + std::string(text) + "'";
+    // Built only on failure: this runs for every operand of every dynamic instruction.
+    auto who = [&] {
+        return std::string(info.mnemonic) + " operand " + std::to_string(position) + " '" +
+               std::string(text) + "'";
+    };
     const Operand& op = p.op;
     if (spec.role == OperandRole::Dst && op.kind != OperandKind::Reg)
-        fail(at, who + ": a destination must be a register");
+        fail(at, who() + ": a destination must be a register");
     if (op.kind == OperandKind::Uniform && !spec.allow_uniform)
-        fail(at, who + ": a uniform is not allowed here");
+        fail(at, who() + ": a uniform is not allowed here");
     if (op.kind == OperandKind::Imm && !spec.allow_immediate)
-        fail(at, who + ": an immediate is not allowed here");
+        fail(at, who() + ": an immediate is not allowed here");
     if (op.kind == OperandKind::Reg && !spec.allow_register)
-        fail(at, who + ": expected an immediate");
+        fail(at, who() + ": expected an immediate");
     if (spec.role == OperandRole::Dst && op.hint == CacheHint::Discard)
-        fail(at, who + ": '.discard' only applies to sources");
+        fail(at, who() + ": '.discard' only applies to sources");
     if (op.kind == OperandKind::Imm) return;
 
     if (spec.vector) {
-        if (op.halves > 8) fail(at, who + ": memory data is at most 4 32-bit registers");
+        if (op.halves > 8) fail(at, who() + ": memory data is at most 4 32-bit registers");
     } else if (spec.width_halves != 0) {
         if (op.halves != spec.width_halves)
-            fail(at, who + ": expected a " + width_name(spec.width_halves) + " operand, got " +
+            fail(at, who() + ": expected a " + width_name(spec.width_halves) + " operand, got " +
                          width_name(op.halves));
         if (spec.width_halves == 4 && (op.first_half % 4) != 0)
-            fail(at, who + ": a 64-bit pair must start at an even register");
+            fail(at, who() + ": a 64-bit pair must start at an even register");
     } else if (p.components > 1) {
-        fail(at, who + ": expected a single register");
+        fail(at, who() + ": expected a single register");
     }
     if (op.kind == OperandKind::Reg && op.first_half + op.halves > registers_halves)
         fail(at, "register " + std::string(text.substr(0, text.find('.'))) +

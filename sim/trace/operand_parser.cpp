@@ -43,7 +43,7 @@ bool parse_component(std::string_view s, char prefix, Component& c) {
     for (char ch : s)
         if (!is_digit(ch)) return false;
     if (s.size() > 1 && s[0] == '0') return false;  // "r05" is a typo, not r5
-    c.index = static_cast<unsigned>(std::stoul(std::string(s)));
+    std::from_chars(s.data(), s.data() + s.size(), c.index);
     return true;
 }
 
@@ -53,7 +53,7 @@ ParsedOperand parse_register_group(std::string_view text, std::string_view shown
     const char prefix = text[0];
     const bool uniform = prefix == 'u';
     const unsigned limit = uniform ? kMaxUniform : kMaxRegister;
-    const std::string kind = uniform ? "uniform" : "register";
+    const std::string_view kind = uniform ? "uniform" : "register";
 
     Component comps[4];
     unsigned n = 0;
@@ -61,12 +61,14 @@ ParsedOperand parse_register_group(std::string_view text, std::string_view shown
     while (true) {
         auto cut = rest.find('_');
         auto piece = rest.substr(0, cut);
-        if (n == 4) fail(at, "bad " + kind + " '" + std::string(shown) + "': at most 4 in a group");
+        if (n == 4)
+            fail(at, "bad " + std::string(kind) + " '" + std::string(shown) +
+                         "': at most 4 in a group");
         if (!parse_component(piece, prefix, comps[n]))
-            fail(at, "bad " + kind + " '" + std::string(shown) + "'");
+            fail(at, "bad " + std::string(kind) + " '" + std::string(shown) + "'");
         if (comps[n].index > limit)
-            fail(at, kind + " " + std::string(piece) + " does not exist (" + prefix + "0.." +
-                         prefix + std::to_string(limit) + ")");
+            fail(at, std::string(kind) + " " + std::string(piece) + " does not exist (" + prefix +
+                         "0.." + prefix + std::to_string(limit) + ")");
         ++n;
         if (cut == std::string_view::npos) break;
         rest.remove_prefix(cut + 1);
@@ -75,12 +77,12 @@ ParsedOperand parse_register_group(std::string_view text, std::string_view shown
     auto half_index = [](const Component& c) { return c.index * 2 + (c.high ? 1u : 0u); };
     for (unsigned i = 1; i < n; ++i) {
         if (comps[i].half != comps[0].half)
-            fail(at,
-                 "bad " + kind + " '" + std::string(shown) + "': mixes 16- and 32-bit registers");
+            fail(at, "bad " + std::string(kind) + " '" + std::string(shown) +
+                         "': mixes 16- and 32-bit registers");
         bool next = comps[0].half ? half_index(comps[i]) == half_index(comps[i - 1]) + 1
                                   : comps[i].index == comps[i - 1].index + 1;
         if (!next)
-            fail(at, "bad " + kind + " '" + std::string(shown) +
+            fail(at, "bad " + std::string(kind) + " '" + std::string(shown) +
                          "': registers of a group must be consecutive");
     }
 

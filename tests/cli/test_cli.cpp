@@ -122,13 +122,13 @@ TEST_CASE("config show prints the resolved config as JSON") {
     CHECK(nlohmann::json::parse(plain.out).at("core").at("l1d").at("size_bytes") == 16384);
 }
 
-TEST_CASE("--version and --help succeed") {
+TEST_CASE("version and help flags succeed") {
     CHECK(agxsim("--version").code == 0);
     CHECK(agxsim("run --help").code == 0);
     CHECK(agxsim("config show --help").code == 0);
 }
 
-TEST_CASE("--set changes the simulated machine") {
+TEST_CASE("a config override changes the simulated machine") {
     const std::string t = example("ffma_chain.trace");
     const Result a = agxsim("run -q " + t + " --stats " + (scratch() / "a.json").string());
     const Result b =

@@ -415,7 +415,7 @@ TEST_CASE("an error in an inherited config names the file that set the value", "
                  {"assoc.json", "memory.l2.associativity", "size_bytes 786432", "not divisible"});
 }
 
-TEST_CASE("--set overrides apply with their own source", "[config]") {
+TEST_CASE("overrides given with --set apply with their own source", "[config]") {
     const agx::MachineConfig c = load_config(
         "m1", {"core.l1d.size_bytes=16384", "core.l1d.replacement=plru",
                "core.timing.f32_arith.issue_interval=2", "clock_ghz=1.5", "name=\"custom\""});
