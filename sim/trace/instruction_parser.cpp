@@ -146,8 +146,11 @@ void check_operand(const ParsedOperand& p, const OperandSpec& spec, unsigned pos
                          width_name(op.halves));
         if (spec.width_halves == 4 && (op.first_half % 4) != 0)
             fail(at, who() + ": a 64-bit pair must start at an even register");
-    } else if (p.components > 1) {
-        fail(at, who() + ": expected a single register");
+    } else if (p.components > 1) {  // any width: one register or one 64-bit pair
+        if (p.components != 2 || p.sixteen_bit)
+            fail(at, who() + ": expected a 16-bit, 32-bit or 64-bit register");
+        if (op.first_half % 4 != 0)
+            fail(at, who() + ": a 64-bit pair must start at an even register");
     }
     if (op.kind == OperandKind::Reg && op.first_half + op.halves > registers_halves)
         fail(at, "register " + std::string(text.substr(0, text.find('.'))) +

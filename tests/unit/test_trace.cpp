@@ -227,6 +227,12 @@ TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[tra
     auto i = parse("mov r3l, r2h   ");
     CHECK(i.dst[0].halves == 1);
     CHECK(parse("threadgroup_barrier").num_src == 0);
+    auto j = parse("mov r4_r5, u0_u1");
+    CHECK(j.dst[0].halves == 4);
+    CHECK(j.src[0].halves == 4);
+    auto k = parse("device_store r4l_r4h_r5l, u0_u1 addr=0x40+6*lane");
+    CHECK(k.src[0].halves == 3);
+    CHECK(k.mem.bytes_per_lane == 6);
     CHECK(parse("device_load r4 addr=64").mem.address(31) == 64);  // one address for all lanes
 }
 
@@ -306,6 +312,10 @@ TEST_CASE("trace errors name file and line", "[trace]") {
     check_error(h + "simd 0\n  fadd32 5, r0, r1\nend\n", 4, "a destination must be a register");
     check_error(h + "simd 0\n  wait r0\nend\n", 4, "expected an immediate");
     check_error(h + "simd 0\n  wait 2\nend\n", 4, "wait slot 2 out of range");
+    check_error(h + "simd 0\n  mov r4_r5_r6, r0\nend\n", 4,
+                "expected a 16-bit, 32-bit or 64-bit register");
+    check_error(h + "simd 0\n  mov_imm r0, r1\nend\n", 4, "expected an immediate");
+    check_error(h + "simd 0\n  fadd32 r0, r4_r6, r1\nend\n", 4, "must be consecutive");
     check_error(h + "simd 0\n  imul32x64 r3_r4, r0, r1\nend\n", 4, "even register");
     check_error(h + "simd 0\n  fadd32 r0, r0 r1\nend\n", 4, "missing ','");
     check_error(h + "simd 0\n  fadd32 r0, r0, r1 mask=0x1ffffffff\nend\n", 4, "bad value");
@@ -412,4 +422,16 @@ TEST_CASE("many resident streams share one file descriptor", "[trace][streaming]
             }
     CHECK(total == 88u * 4096u);
     for (auto& s : streams) CHECK(s->peek() == nullptr);
+}
+
+TEST_CASE("long lines grow the buffers; overlong lines are errors", "[trace][streaming]") {
+    const std::string comment = "  # " + std::string(10000, 'x') + "\n";
+    TempTrace t(kHeader + "simd 0\n  repeat 3\n" + comment + "    fadd32 r0, r0, r1\n" + comment +
+                "  end\nend\n");
+    auto w = open_text_trace(t.path());
+    auto ins = read_all(*w, 0, 0);
+    REQUIRE(ins.size() == 3);
+    CHECK(ins[2].source_line == 6);
+
+    check_error(kHeader + "simd 0\n#" + std::string(70000, 'x') + "\nend\n", 4, "line longer than");
 }
