@@ -146,6 +146,33 @@ std::vector<Expansion> build() {
         concat(rounds(5, {"simd_shuffle_up", "fmul32", "fcmpsel32"}), chain({"simd_shuffle_up"})),
         kPrefix);
 
+    // Quad-scoped forms (Metal's quad_* functions): the same operations over
+    // the 4 lanes of a quad, through the quad shuffle/ballot instructions, so
+    // a reduction or scan takes 2 rounds instead of 5.
+    constexpr std::string_view kQuad = "guess: the SIMD form's shape over 4 lanes (2 rounds) with quad_* instructions";
+    one("QUAD_BALLOT", "quad_ballot");
+    seq("QUAD_ICMP_BALLOT", chain({"quad_ballot"}), kQuad);
+    seq("QUAD_FCMP_BALLOT", chain({"quad_ballot"}), kQuad);
+    one("QUAD_BROADCAST32", "quad_broadcast");
+    seq("QUAD_SHUFFLE_ROTATE32", chain({"quad_shuffle"}), kQuad);
+    seq("QUAD_SHUFFLE_NOROTATE32", chain({"quad_shuffle"}), kQuad);
+    seq("QUAD_SUM<F16>", rounds(2, {"quad_shuffle", "fadd16"}), kQuad);
+    seq("QUAD_SUM<F32>", rounds(2, {"quad_shuffle", "fadd32"}), kQuad);
+    seq("QUAD_SUM<I16>", rounds(2, {"quad_shuffle", "iadd16"}), kQuad);
+    seq("QUAD_SUM<I32>", rounds(2, {"quad_shuffle", "iadd32"}), kQuad);
+    seq("QUAD_PRODUCT<F16>", rounds(2, {"quad_shuffle", "fmul16"}), kQuad);
+    seq("QUAD_PRODUCT<F32>", rounds(2, {"quad_shuffle", "fmul32"}), kQuad);
+    seq("QUAD_PRODUCT<I16>", rounds(2, {"quad_shuffle", "imul16"}), kQuad);
+    seq("QUAD_PRODUCT<I32>", rounds(2, {"quad_shuffle", "imul32"}), kQuad);
+    seq("QUAD_BITWISE_REDUCE16", rounds(2, {"quad_shuffle", "bitop16"}), kQuad);
+    seq("QUAD_BITWISE_REDUCE32", rounds(2, {"quad_shuffle", "bitop32"}), kQuad);
+    seq("QUAD_PREFIX_ISUM<F32>", rounds(2, {"quad_shuffle", "fadd32", "fcmpsel32"}), kQuad);
+    seq("QUAD_PREFIX_ISUM<I32>", rounds(2, {"quad_shuffle", "iadd32", "icmpsel32"}), kQuad);
+    seq("QUAD_PREFIX_IPROD<F32>", rounds(2, {"quad_shuffle", "fmul32", "fcmpsel32"}), kQuad);
+    seq("QUAD_PREFIX_ESUM<F32>", concat(rounds(2, {"quad_shuffle", "fadd32", "fcmpsel32"}), chain({"quad_shuffle"})), kQuad);
+    seq("QUAD_PREFIX_ESUM<I32>", concat(rounds(2, {"quad_shuffle", "iadd32", "icmpsel32"}), chain({"quad_shuffle"})), kQuad);
+    seq("QUAD_PREFIX_EPROD<F32>", concat(rounds(2, {"quad_shuffle", "fmul32", "fcmpsel32"}), chain({"quad_shuffle"})), kQuad);
+
     // --- documented sequences (apple-gpu-core.md) ---------------------------
     seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);
     seq("FRACT32", chain({"trunc", "fadd32"}), kDoc);
@@ -200,6 +227,44 @@ std::vector<Expansion> build() {
         "guess: one 32x32+64 instruction (8.03 cycles)");
     seq("IMAD((64x64=64)+64)", chain({"imadd32x64", "imadd32", "imadd32"}),
         "guess: IMUL(64x64=64) with the add folded into the wide multiply-add (16.58 cycles)");
+
+    // --- rows without a documented expansion ---------------------------------
+    // Shaped by the measured throughput and latency under the pipeline model
+    // (FP32/integer ops 1 cycle, integer/complex ops 4+); each is a guess to
+    // be replaced when a disassembly is known.
+    seq("ADD32", chain({"iadd32"}), "csv: the ADD32 of int_sequences.csv's mixes, a 32-bit integer add");
+    seq("ABSDIFF32", chain({"iadd32", "icmpsel32", "iadd32", "icmpsel32"}),
+        "guess: |a-b| through both differences and selects: 4 simple ops (4.03 cycles)");
+    seq("RHADD32", chain({"iadd32", "icmpsel32", "iadd32", "bitop32", "bitop32", "iadd32"}),
+        "guess: (a>>1)+(b>>1)+((a|b)&1) without overflow: 6 simple ops (6 cycles)");
+    seq("IMULHI64", chain({"imul32x64", "imul32x64", "imulhi32", "iadd32", "icmpsel32", "iadd32", "icmpsel32", "iadd32"}),
+        "guess: apple-gpu-core.md says 12 or more instructions; three wide products and carries (22.22 cycles)");
+    seq("SINPI32", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
+                          "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
+        "guess: SIN32 with an exact pi-scaled reduction (two rounding steps, 25.03 cycles)");
+    seq("SINPI16", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
+        "guess: SINPI32 with one rounding step (18.64 cycles)");
+    seq("Precise RECIP32", chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
+                                  "fcmpsel32", "fadd32", "fcmpsel32"}),
+        "guess: rcp32 then Newton-Raphson refinement and special-case selects (10.46 cycles)");
+    seq("Precise DIV32", chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
+                                "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
+        "guess: Precise RECIP32, then a product with a correction step");
+    seq("Precise SQRT32", chain({"rsqrt32", "fmul32", "fmul32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
+                                 "fcmpsel32"}),
+        "guess: rsqrt32, a product and Newton-Raphson refinement with selects (15.03 cycles)");
+    seq("Precise SIN32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
+                                "sin_pt_1", "sin_pt_2", "fmul32", "fmadd32", "fcmpsel32", "trunc", "fadd32"}),
+        "guess: SIN32 with a three-part (Cody-Waite) range reduction (24.39 cycles)");
+    seq("Precise SINPI32", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
+                                  "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32", "trunc", "fadd32"}),
+        "guess: SINPI32 with extra rounding steps (29.08 cycles)");
+    seq("SHUFFLE_RANDOM_SAME32", rounds(14, {"simd_shuffle"}),
+        "guess: a data-dependent index served in several passes (28.25 cycles / 2 per shuffle)");
+    seq("SHUFFLE_RANDOM_DIFF32", rounds(16, {"simd_shuffle"}),
+        "guess: as SHUFFLE_RANDOM_SAME32 with more passes (32.32 cycles)");
+    seq("FREXP", chain({"bfeil", "iadd32", "bfi"}),
+        "guess: extract the exponent, unbias it, insert the new exponent (not measured)");
     return x;
 }
 

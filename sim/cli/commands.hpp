@@ -18,5 +18,12 @@ inline constexpr int kExitBadInput = 2;
 void add_run_command(CLI::App& app, Action& action);
 void add_config_command(CLI::App& app, Action& action);
 void add_isa_command(CLI::App& app, Action& action);
+void add_trace_command(CLI::App& app, Action& action);
+
+// The `trace` command group (`agxsim trace convert`, ...): created on first
+// use, so every file that adds a `trace` subcommand calls this.
+CLI::App* trace_group(CLI::App& app);
+void add_validate_command(CLI::App& app, Action& action);
+void add_data_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -16,6 +16,9 @@ int sc_main(int argc, char* argv[]) {
     add_run_command(app, action);
     add_config_command(app, action);
     add_isa_command(app, action);
+    add_trace_command(app, action);
+    add_validate_command(app, action);
+    add_data_command(app, action);
 
     try {
         app.parse(argc, argv);

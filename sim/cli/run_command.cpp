@@ -13,7 +13,7 @@
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
-#include "sim/trace/text_trace.hpp"
+#include "sim/trace/open_trace.hpp"
 
 namespace agx::cli {
 
@@ -46,7 +46,7 @@ int run(const RunArgs& args) {
     const unsigned cores = parse_cores(args.cores, cfg);
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
-    std::unique_ptr<Workload> workload = open_text_trace(args.trace);
+    std::unique_ptr<Workload> workload = open_trace(args.trace);
 
     RunOptions options;
     options.cores = cores;

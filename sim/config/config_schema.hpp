@@ -21,6 +21,7 @@ void visit_cache(const std::string& at, Cache& c, Visit& v) {
     v(at + ".hit_latency_cycles", c.hit_latency_cycles);
     v(at + ".bytes_per_cycle", c.bytes_per_cycle);
     v(at + ".mshrs", c.mshrs);
+    v(at + ".prefetch_lines", c.prefetch_lines);
     v(at + ".replacement", c.replacement);
 }
 
@@ -45,6 +46,7 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.wait_slots", k.wait_slots);
     v("core.max_outstanding_per_slot", k.max_outstanding_per_slot);
     v("core.sfu_lanes", k.sfu_lanes);
+    v("core.scheduler_policy", k.scheduler_policy);
     v("core.register_file.size_bytes", k.register_file.size_bytes);
     v("core.register_file.max_halves_per_thread", k.register_file.max_halves_per_thread);
     v("core.register_file.allocation_granule_halves", k.register_file.allocation_granule_halves);

@@ -18,7 +18,8 @@ using u64 = std::uint64_t;
 
 // Names a model knows. A name outside these is a typo, not a new policy.
 const char* const kFamilies[] = {"apple7", "apple8"};
-const char* const kPolicies[] = {"lru", "plru", "fifo", "random"};
+const char* const kPolicies[] = {"lru", "fifo", "random"};
+const char* const kSchedulerPolicies[] = {"greedy", "round_robin"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -91,6 +92,7 @@ void check_cache(Checker& c, const std::string& at, const CacheConfig& k, bool t
     c.at_least(at + ".hit_latency_cycles", k.hit_latency_cycles, 1);
     c.at_least(at + ".bytes_per_cycle", k.bytes_per_cycle, 1);
     if (takes_misses) c.at_least(at + ".mshrs", k.mshrs, 1);
+    c.within(at + ".prefetch_lines", k.prefetch_lines, 0, 64);
     c.one_of(at + ".replacement", k.replacement, kPolicies);
 }
 
@@ -185,6 +187,7 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.at_least("core.register_cache.entries", k.register_cache.entries, 1);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
+    c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);
     check_cache(c, "core.l1d", k.l1d, true);
     check_cache(c, "core.icache", k.icache, false);
     // Exactly the catalogue's timing classes: an instruction without timing

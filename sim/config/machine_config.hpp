@@ -40,6 +40,7 @@ struct CacheConfig {
     std::uint32_t hit_latency_cycles = 0;
     std::uint32_t bytes_per_cycle = 0;      // port bandwidth
     std::uint32_t mshrs = 0;                // outstanding misses (0 where unused)
+    std::uint32_t prefetch_lines = 0;       // next lines requested ahead of each access (0: none)
     std::string replacement;                // policy name
 };
 
@@ -59,6 +60,7 @@ struct CoreConfig {
     std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
     std::uint32_t sfu_lanes = 0;            // shared by the core's schedulers
+    std::string scheduler_policy;           // which ready simd a scheduler picks: "greedy", "round_robin"
     RegisterFileConfig register_file;
     RegisterCacheConfig register_cache;
     CacheConfig l1d;

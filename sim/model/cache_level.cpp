@@ -20,6 +20,11 @@ void CacheLevel::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_t
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+void CacheLevel::preload(std::uint64_t address, std::uint64_t bytes) {
+    for (std::uint64_t a = address / cfg_.line_bytes * cfg_.line_bytes; a < address + bytes; a += cfg_.line_bytes)
+        tags_.fill(a);
+}
+
 void CacheLevel::report_stats(nlohmann::json& out) const {
     out["size_bytes"] = cfg_.size_bytes;
     out["reads"] = reads_;

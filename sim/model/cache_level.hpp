@@ -30,6 +30,8 @@ public:
     CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock);
 
     void report_stats(nlohmann::json& out) const override;
+    // Installs [address, address + bytes) before the run, uncounted.
+    void preload(std::uint64_t address, std::uint64_t bytes);
 
 private:
     void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

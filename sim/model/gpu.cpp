@@ -17,6 +17,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_c
         core.icache.downstream.bind(l2.upstream);
     }
     l2.downstream.bind(slc.upstream);
+    if (const std::uint64_t code = workload.code_resident_in_l2()) l2.preload(kCodeBaseAddress, code);
     slc.downstream.bind(dram.upstream);
 }
 

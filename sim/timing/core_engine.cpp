@@ -20,7 +20,8 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       simds_(cfg.max_resident_simds),
       group_slots_(residency.threadgroups_per_core),
       sched_simds_(cfg.schedulers),
-      rr_next_(cfg.schedulers, 0),
+      policy_(make_issue_policy(cfg.scheduler_policy)),
+      scan_start_(cfg.schedulers, 0),
       sched_busy_until_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
       sched_(cfg.schedulers),
@@ -110,7 +111,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
         const std::uint64_t line = s.head->pc / line_bytes;
         if (line != s.fetched_line) {
             s.fetched_line = line;
-            s.fetch_ready = blocks_.icache->access(line * line_bytes, line_bytes, false, now);
+            s.fetch_ready = blocks_.icache->access(kCodeBaseAddress + line * line_bytes, line_bytes, false, now);
         }
     }
 }
@@ -222,6 +223,12 @@ void CoreEngine::account_until(Cycle end) {
 
 Cycle CoreEngine::step(Cycle now) {
     account_until(now);
+    const Cycle start = workload_.launch().overhead_cycles;
+    if (now < start) {  // the kernel's own fixed cost: nothing is resident yet
+        for (auto& counters : sched_) ++counters.stalls[static_cast<std::size_t>(StallCause::NoSimd)];
+        accounted_until_ = now + 1;
+        return start;
+    }
     admitted_this_step_ = false;
     if (admit_pending_) admit_threadgroups(now);
 
@@ -234,7 +241,7 @@ Cycle CoreEngine::step(Cycle now) {
             best = {sched_busy_until_[sc], StallCause::OperandFetch};
         } else if (!list.empty()) {
             const std::size_t n = list.size();
-            const std::size_t start = rr_next_[sc] % n;
+            const std::size_t start = scan_start_[sc] % n;
             for (std::size_t k = 0; k < n; ++k) {
                 const std::size_t idx = (start + k) % n;
                 const std::uint32_t id = list[idx];
@@ -245,7 +252,7 @@ Cycle CoreEngine::step(Cycle now) {
                     s.cause = e.cause;
                     if (e.when <= now) {
                         issue(s, id, now);
-                        rr_next_[sc] = static_cast<std::uint32_t>(idx + 1);
+                        scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(idx));
                         issued = true;
                         break;
                     }

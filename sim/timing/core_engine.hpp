@@ -15,6 +15,7 @@
 
 #include "isa/catalogue.hpp"
 #include "sim/config/machine_config.hpp"
+#include "sim/timing/issue_policy.hpp"
 #include "sim/timing/load_store_unit.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/pipe_state.hpp"
@@ -96,7 +97,8 @@ private:
     std::vector<SimdContext> simds_;
     std::vector<GroupSlot> group_slots_;
     std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
-    std::vector<std::uint32_t> rr_next_;                   // round-robin start per scheduler
+    std::unique_ptr<IssuePolicy> policy_;
+    std::vector<std::uint32_t> scan_start_;                // list position each scheduler's scan starts at
     std::vector<Cycle> sched_busy_until_;                  // operand fetch occupancy
     std::vector<StallCause> sched_cause_;                  // cause for skipped cycles
     std::vector<SchedulerCounters> sched_;

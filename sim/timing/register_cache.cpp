@@ -5,7 +5,9 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : entries_(cfg.entries), read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
+    : entries_(cfg.entries),
+      victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
+      read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
 
 RegisterCache::Entry* RegisterCache::find(std::uint32_t simd, std::uint16_t reg) {
     for (auto& e : entries_)
@@ -15,14 +17,15 @@ RegisterCache::Entry* RegisterCache::find(std::uint32_t simd, std::uint16_t reg)
 
 void RegisterCache::insert(std::uint32_t simd, std::uint16_t reg) {
     if (entries_.empty()) return;
-    Entry* victim = &entries_[0];
-    for (auto& e : entries_) {
+    Entry* victim = nullptr;
+    for (auto& e : entries_)
         if (!e.valid) {
             victim = &e;
             break;
         }
-        if (e.last_use < victim->last_use) victim = &e;
-    }
+    if (!victim)
+        victim = &entries_[victims_.pick(static_cast<std::uint32_t>(entries_.size()),
+                                         [this](std::uint32_t i) { return entries_[i].last_use; })];
     *victim = Entry{simd, reg, true, ++tick_};
 }
 
@@ -38,7 +41,7 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
             Entry* e = find(simd, reg);
             if (e) {
                 ++hits_;
-                e->last_use = ++tick_;
+                if (victims_.stamp_on_hit()) e->last_use = ++tick_;
                 if (op.hint == CacheHint::Discard) e->valid = false;
                 continue;
             }
@@ -54,7 +57,7 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
         for (std::uint16_t reg = first; reg <= last; ++reg) {
             if (Entry* e = find(simd, reg))
-                e->last_use = ++tick_;
+                e->last_use = ++tick_;  // a new value: stamped as a fill
             else
                 insert(simd, reg);
         }

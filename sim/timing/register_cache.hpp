@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/config/machine_config.hpp"
+#include "sim/timing/replacement.hpp"
 #include "sim/trace/instruction.hpp"
 
 namespace agx {
@@ -45,6 +46,7 @@ private:
     void insert(std::uint32_t simd, std::uint16_t reg);
 
     std::vector<Entry> entries_;
+    VictimPicker victims_;
     std::uint32_t read_halves_per_cycle_;
     std::uint64_t tick_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, file_read_halves_ = 0;

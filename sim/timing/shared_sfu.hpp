@@ -21,8 +21,10 @@ public:
     SharedSfu(unsigned schedulers, unsigned lanes, unsigned simd_width)
         : units_per_cycle_(static_cast<std::uint64_t>(schedulers) * lanes), simd_width_(simd_width) {}
 
-    // The first cycle at which a new instruction can start on the SFUs.
-    Cycle free_at() const { return (busy_until_ + units_per_cycle_ - 1) / units_per_cycle_; }
+    // The first cycle in which a new instruction can start on the SFUs: the
+    // one in which the previous one finishes (it starts the moment the lanes
+    // free up, part-way through the cycle, so fractional occupancy adds up).
+    Cycle free_at() const { return busy_until_ / units_per_cycle_; }
 
     void issue(Cycle now, std::uint32_t issue_interval) {
         const std::uint64_t start = std::max(busy_until_, now * units_per_cycle_);

@@ -11,12 +11,20 @@
 
 namespace agx {
 
+// Instructions live in their own region of the address space, so the
+// instruction cache's lines never alias data lines in the shared levels.
+inline constexpr std::uint64_t kCodeBaseAddress = 0xC0DE00000000ull;
+
 // The kernel launch a workload describes.
 struct Launch {
     std::uint32_t threads_per_threadgroup = 0;
     std::uint32_t threadgroups = 0;
     std::uint32_t registers_halves = 0;        // per thread, in 16-bit halves
     std::uint32_t threadgroup_memory_bytes = 0;  // per threadgroup
+    // The kernel's fixed cost before its first threadgroup starts (command
+    // processing, dispatch, argument set-up), when the workload knows it: a
+    // benchmark carries what its control group measured. 0 for traces.
+    std::uint32_t overhead_cycles = 0;
 
     std::uint32_t simds_per_threadgroup(std::uint32_t simd_width = 32) const {
         return (threads_per_threadgroup + simd_width - 1) / simd_width;
@@ -44,6 +52,10 @@ public:
                                                     std::uint32_t simd_in_group) = 0;
     // A short human-readable name (file path or benchmark name).
     virtual std::string name() const = 0;
+    // Bytes of the kernel's code (from pc 0) that are already in the L2 when
+    // the run starts: a benchmark measured over many waves finds its code
+    // there, fetched by the waves before. 0: the code starts cold.
+    virtual std::uint64_t code_resident_in_l2() const { return 0; }
 };
 
 }  // namespace agx

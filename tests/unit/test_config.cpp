@@ -417,10 +417,10 @@ TEST_CASE("an error in an inherited config names the file that set the value", "
 
 TEST_CASE("overrides given with --set apply with their own source", "[config]") {
     const agx::MachineConfig c = load_config(
-        "m1", {"core.l1d.size_bytes=16384", "core.l1d.replacement=plru",
+        "m1", {"core.l1d.size_bytes=16384", "core.l1d.replacement=fifo",
                "core.timing.f32_arith.issue_interval=2", "clock_ghz=1.5", "name=\"custom\""});
     CHECK(c.core.l1d.size_bytes == 16384);
-    CHECK(c.core.l1d.replacement == "plru");
+    CHECK(c.core.l1d.replacement == "fifo");
     CHECK(c.core.timing.at("f32_arith").issue_interval == 2);
     CHECK(c.core.timing.at("f32_arith").latency == 2);
     CHECK(c.clock_ghz == Approx(1.5));

@@ -31,8 +31,9 @@ CoreConfig test_core() {
     c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
                                             {160, 640}, {184, 576}, {208, 512}, {232, 448}, {256, 384}}};
     c.register_cache = {6, 2, "lru"};
-    c.l1d = {8192, 128, 4, 4, 64, 16, "lru"};
-    c.icache = {12288, 128, 4, 1, 64, 4, "lru"};
+    c.scheduler_policy = "greedy";
+    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru"};
+    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru"};
     for (auto name : isa::Catalogue::instance().timing_classes()) c.timing[std::string(name)] = {1, 2};
     c.timing["f32_arith"] = {1, 3};
     c.timing["f16_arith"] = {1, 3};
@@ -117,9 +118,11 @@ TEST_CASE("scoreboard tracks 16-bit halves inside 32-bit registers") {
 TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lanes") {
     SharedSfu sfu(4, 32, 32);
     sfu.issue(0, 6);
-    CHECK(sfu.free_at() == 2);  // busy until 1.5, next whole cycle 2
-    sfu.issue(2, 6);
-    CHECK(sfu.free_at() == 4);  // 2 + 1.5 = 3.5
+    CHECK(sfu.free_at() == 1);  // busy until 1.5: the next starts in cycle 1, at 1.5
+    sfu.issue(1, 6);
+    CHECK(sfu.free_at() == 3);  // 1.5 + 1.5 = 3.0
+    sfu.issue(3, 6);
+    CHECK(sfu.free_at() == 4);  // 4.5: two RECIPs per three cycles on average
     SharedSfu narrow(4, 16, 32);  // half the lanes: an IMAD takes two cycles
     narrow.issue(0, 4);
     CHECK(narrow.free_at() == 2);
@@ -138,7 +141,7 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
 }
 
 TEST_CASE("cache tags: LRU within a set") {
-    CacheConfig cfg{256, 128, 2, 1, 64, 1, "lru"};  // one set, two ways
+    CacheConfig cfg{256, 128, 2, 1, 64, 1, 0, "lru"};  // one set, two ways
     CacheTags tags(cfg);
     CHECK_FALSE(tags.access(0));
     CHECK_FALSE(tags.access(128));

@@ -1,0 +1,135 @@
+// Workload and instruction streams of a binary trace.
+#include "sim/trace/binary_trace.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+#include "sim/trace/binary_trace_file.hpp"
+#include "sim/trace/binary_trace_format.hpp"
+#include "sim/trace/binary_trace_records.hpp"
+
+namespace agx {
+
+namespace {
+
+using binary_trace::BinaryTraceFile;
+using binary_trace::Chunk;
+using binary_trace::SectionEntry;
+
+// Follows one section's records: instructions are decoded one at a time into
+// `current_`, repeat blocks are run by jumping back to their body's first
+// record. The file was checked when opened, so nothing here re-checks a
+// record; chunks are verified against their checksum as they are decoded.
+class BinaryStream final : public InstructionStream {
+public:
+    BinaryStream(std::shared_ptr<const BinaryTraceFile> file, const SectionEntry& section)
+        : file_(std::move(file)), opcodes_(file_->opcodes()) {
+        repeats_.reserve(binary_trace::kMaxRepeatNesting);
+        enter(section.first_chunk, 0);
+    }
+
+    const Instruction* peek() override {
+        if (!ready_ && !done_) fetch();
+        return ready_ ? &current_ : nullptr;
+    }
+
+    void advance() override {
+        if (!ready_ && !done_) fetch();
+        ready_ = false;
+    }
+
+private:
+    // A repeat block being run: where its body starts and how many more
+    // passes remain after the current one.
+    struct Frame {
+        std::uint64_t chunk;
+        std::uint32_t offset;
+        std::uint32_t remaining;
+    };
+
+    void enter(std::uint64_t chunk, std::size_t offset) {
+        if (!chunk_ || chunk_->index != chunk) chunk_ = file_->chunk(chunk);
+        p_ = chunk_->bytes.get() + offset;
+        end_ = chunk_->bytes.get() + chunk_->size;
+    }
+
+    void fetch() {
+        using namespace binary_trace;
+        for (;;) {
+            // Records never straddle chunks, and the section's last record
+            // ends it, so running off a chunk means its successor.
+            if (p_ == end_) enter(chunk_->index + 1, 0);
+            switch (*p_ & 3u) {
+                case kInstructionRecord:
+                    p_ = decode_instruction(p_, opcodes_, current_);
+                    ready_ = true;
+                    return;
+                case kRepeatRecord:
+                    repeats_.push_back({chunk_->index,
+                                        static_cast<std::uint32_t>(p_ + 5 - chunk_->bytes.get()),
+                                        load<std::uint32_t>(p_ + 1) - 1});
+                    p_ += 5;
+                    break;
+                case kEndRepeatRecord: {
+                    Frame& f = repeats_.back();
+                    if (f.remaining == 0) {
+                        repeats_.pop_back();
+                        ++p_;
+                    } else {
+                        --f.remaining;
+                        enter(f.chunk, f.offset);
+                    }
+                    break;
+                }
+                default:  // end of section
+                    done_ = true;
+                    chunk_.reset();
+                    return;
+            }
+        }
+    }
+
+    std::shared_ptr<const BinaryTraceFile> file_;
+    const isa::Opcode* opcodes_;
+    std::shared_ptr<const Chunk> chunk_;
+    const unsigned char* p_ = nullptr;
+    const unsigned char* end_ = nullptr;
+    std::vector<Frame> repeats_;
+    Instruction current_;
+    bool ready_ = false;
+    bool done_ = false;
+};
+
+class BinaryTraceWorkload final : public Workload {
+public:
+    explicit BinaryTraceWorkload(const std::string& path)
+        : file_(std::make_shared<BinaryTraceFile>(path)) {
+        file_->check_records();
+    }
+
+    const Launch& launch() const override { return file_->launch(); }
+
+    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup,
+                                            std::uint32_t simd_in_group) override {
+        const auto per_group = launch().simds_per_threadgroup();
+        if (threadgroup >= launch().threadgroups || simd_in_group >= per_group)
+            throw std::out_of_range("binary trace: no simd " + std::to_string(simd_in_group) +
+                                    " in threadgroup " + std::to_string(threadgroup));
+        const SectionEntry* section = file_->find(threadgroup * per_group + simd_in_group);
+        if (!section) throw std::logic_error("binary trace: index does not cover every simd");
+        return std::make_unique<BinaryStream>(file_, *section);
+    }
+
+    std::string name() const override { return file_->path(); }
+
+private:
+    std::shared_ptr<const BinaryTraceFile> file_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> open_binary_trace(const std::string& path) {
+    return std::make_unique<BinaryTraceWorkload>(path);
+}
+
+}  // namespace agx

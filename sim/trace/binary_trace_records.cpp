@@ -1,0 +1,140 @@
+#include "sim/trace/binary_trace_records.hpp"
+
+#include <stdexcept>
+
+namespace agx::binary_trace {
+
+namespace {
+
+// Uniforms u0..u255 are 512 halves.
+constexpr unsigned kUniformHalves = 512;
+constexpr unsigned kMaxHalves = 8;  // memory data: 4 32-bit registers
+constexpr unsigned kWaitSlots = 2;
+constexpr unsigned kMaxBytesPerLane = 16;
+
+unsigned char* encode_operand(const Operand& o, unsigned char* p) {
+    if (o.halves > 15) throw std::invalid_argument("binary trace: operand wider than 15 halves");
+    p[0] = static_cast<unsigned char>(static_cast<unsigned>(o.kind) | static_cast<unsigned>(o.hint) << 2 |
+                                      static_cast<unsigned>(o.halves) << 4);
+    store<std::uint16_t>(p + 1, o.first_half);
+    if (o.kind != OperandKind::Imm) return p + 3;
+    store<std::uint32_t>(p + 3, o.imm);
+    return p + 7;
+}
+
+bool has_memory(const MemoryAccess& m) {
+    return m.explicit_lanes || m.bytes_per_lane || m.base || m.stride;
+}
+
+std::string check_operand(const Operand& o, const char* role, unsigned i,
+                          std::uint32_t registers_halves) {
+    const std::string who = std::string(role) + " " + std::to_string(i + 1);
+    if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard))
+        return who + ": bad cache hint " + std::to_string(static_cast<unsigned>(o.hint));
+    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return "";
+    if (o.halves == 0 || o.halves > kMaxHalves)
+        return who + ": bad width of " + std::to_string(o.halves) + " halves";
+    const unsigned end = o.first_half + o.halves;
+    if (o.kind == OperandKind::Reg && end > registers_halves)
+        return who + ": register halves " + std::to_string(o.first_half) + ".." +
+               std::to_string(end - 1) + " out of range: launch declares " +
+               std::to_string(registers_halves) + " half-registers";
+    if (o.kind == OperandKind::Uniform && end > kUniformHalves)
+        return who + ": uniform halves " + std::to_string(o.first_half) + ".." +
+               std::to_string(end - 1) + " do not exist (u0..u255)";
+    return "";
+}
+
+}  // namespace
+
+std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id, unsigned char* out) {
+    if (in.num_dst > in.dst.size() || in.num_src > in.src.size())
+        throw std::invalid_argument("binary trace: instruction with too many operands");
+    std::uint8_t tag = kInstructionRecord;
+    if (in.active_mask != kFullMask) tag |= kHasMask;
+    if (in.wait_slot != kNoSlot) tag |= kHasSlot;
+    if (has_memory(in.mem)) tag |= kHasMemory;
+    if (in.mem.explicit_lanes) tag |= kHasLanes;
+    if (in.source_line != 0) tag |= kHasLine;
+
+    unsigned char* p = out;
+    p[0] = tag;
+    p[1] = static_cast<unsigned char>(in.num_dst | in.num_src << 4);
+    store<std::uint16_t>(p + 2, mnemonic_id);
+    store<std::uint32_t>(p + 4, in.pc);
+    p += 8;
+    if (tag & kHasLine) {
+        store<std::uint32_t>(p, in.source_line);
+        p += 4;
+    }
+    for (unsigned i = 0; i < in.num_dst; ++i) p = encode_operand(in.dst[i], p);
+    for (unsigned i = 0; i < in.num_src; ++i) p = encode_operand(in.src[i], p);
+    if (tag & kHasMask) {
+        store<std::uint32_t>(p, in.active_mask);
+        p += 4;
+    }
+    if (tag & kHasSlot) *p++ = in.wait_slot;
+    if (tag & kHasMemory) {
+        *p++ = in.mem.bytes_per_lane;
+        if (tag & kHasLanes) {
+            std::memcpy(p, in.mem.lane.data(), sizeof in.mem.lane);
+            p += sizeof in.mem.lane;
+        } else {
+            store<std::uint64_t>(p, in.mem.base);
+            store<std::int64_t>(p + 8, in.mem.stride);
+            p += 16;
+        }
+    }
+    return static_cast<std::size_t>(p - out);
+}
+
+const unsigned char* check_instruction_record(const unsigned char* p, const unsigned char* end,
+                                              const isa::Opcode* opcodes, std::size_t mnemonics,
+                                              std::uint32_t registers_halves, Instruction& scratch,
+                                              std::string& problem) {
+    if (end - p < 8) {
+        problem = "instruction record cut by the end of its chunk";
+        return nullptr;
+    }
+    const std::uint8_t tag = p[0];
+    if (tag & kReservedFlag) {
+        problem = "instruction record with unknown flags";
+        return nullptr;
+    }
+    if ((tag & kHasLanes) && !(tag & kHasMemory)) {
+        problem = "instruction record with lane addresses but no memory access";
+        return nullptr;
+    }
+    if ((p[1] & 0x0fu) > scratch.dst.size() || (p[1] >> 4) > scratch.src.size()) {
+        problem = "instruction record with " + std::to_string(p[1] & 0x0fu) + " destinations and " +
+                  std::to_string(p[1] >> 4) + " sources (at most 2 and 4)";
+        return nullptr;
+    }
+    const std::uint16_t id = load<std::uint16_t>(p + 2);
+    if (id >= mnemonics) {
+        problem = "mnemonic id " + std::to_string(id) + " not in the index's " +
+                  std::to_string(mnemonics) + " mnemonics";
+        return nullptr;
+    }
+    const unsigned char* next = decode_instruction(p, opcodes, scratch);
+    if (next > end) {
+        problem = "instruction record cut by the end of its chunk";
+        return nullptr;
+    }
+    const Instruction& in = scratch;
+    for (unsigned i = 0; i < in.num_dst && problem.empty(); ++i)
+        problem = check_operand(in.dst[i], "destination", i, registers_halves);
+    for (unsigned i = 0; i < in.num_src && problem.empty(); ++i)
+        problem = check_operand(in.src[i], "source", i, registers_halves);
+    if (problem.empty() && (tag & kHasSlot) && in.wait_slot >= kWaitSlots)
+        problem = "wait slot " + std::to_string(in.wait_slot) + " out of range (0 or 1)";
+    if (problem.empty() && in.mem.bytes_per_lane > kMaxBytesPerLane)
+        problem = std::to_string(in.mem.bytes_per_lane) + " bytes per lane (at most 16)";
+    if (!problem.empty()) {
+        problem = std::string(isa::Catalogue::instance().info(in.opcode).mnemonic) + " " + problem;
+        return nullptr;
+    }
+    return next;
+}
+
+}  // namespace agx::binary_trace

@@ -1,0 +1,113 @@
+// Encoding and decoding of the binary trace's instruction records
+// (binary_trace_format.hpp has the layout).
+//
+// decode_instruction() is the streams' hot path: it trusts its input, which
+// is a chunk whose checksum matched and whose records were all checked once
+// when the trace was opened (check_instruction_record), and it reads at most
+// kMaxInstructionRecord bytes, which the chunk's zero padding covers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "isa/catalogue.hpp"
+#include "sim/trace/binary_trace_format.hpp"
+#include "sim/trace/instruction.hpp"
+
+namespace agx::binary_trace {
+
+// Writes the record of `in` at `out` (room for kMaxInstructionRecord bytes),
+// naming its mnemonic by the file's `mnemonic_id`; returns its size. Throws
+// std::invalid_argument for what the format cannot hold (an operand wider
+// than 15 halves, more operands than an Instruction has).
+std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id, unsigned char* out);
+
+inline const unsigned char* decode_operand(const unsigned char* p, Operand& o) {
+    const std::uint8_t d = p[0];
+    o.kind = static_cast<OperandKind>(d & 3u);
+    o.hint = static_cast<CacheHint>((d >> 2) & 3u);
+    o.halves = static_cast<std::uint8_t>(d >> 4);
+    o.first_half = load<std::uint16_t>(p + 1);
+    if (o.kind == OperandKind::Imm) {
+        o.imm = load<std::uint32_t>(p + 3);
+        return p + 7;
+    }
+    o.imm = 0;
+    return p + 3;
+}
+
+// Decodes the instruction record at `p` into `in`, mapping the file's
+// mnemonic ids to opcodes through `opcodes`; returns the byte after it.
+// Every field of `in` is written, so it may be reused from record to record;
+// `in` must only keep the invariant that lanes are zero unless
+// mem.explicit_lanes (a default Instruction does).
+inline const unsigned char* decode_instruction(const unsigned char* p, const isa::Opcode* opcodes,
+                                               Instruction& in) {
+    const std::uint8_t tag = p[0];
+    const unsigned num_dst = p[1] & 0x0fu;
+    const unsigned num_src = p[1] >> 4;
+    in.opcode = opcodes[load<std::uint16_t>(p + 2)];
+    in.pc = load<std::uint32_t>(p + 4);
+    p += 8;
+    in.source_line = 0;
+    if (tag & kHasLine) {
+        in.source_line = load<std::uint32_t>(p);
+        p += 4;
+    }
+    in.num_dst = static_cast<std::uint8_t>(num_dst);
+    in.num_src = static_cast<std::uint8_t>(num_src);
+    for (unsigned i = 0; i < in.dst.size(); ++i) {
+        if (i < num_dst)
+            p = decode_operand(p, in.dst[i]);
+        else
+            in.dst[i] = Operand{};
+    }
+    for (unsigned i = 0; i < in.src.size(); ++i) {
+        if (i < num_src)
+            p = decode_operand(p, in.src[i]);
+        else
+            in.src[i] = Operand{};
+    }
+    in.active_mask = kFullMask;
+    if (tag & kHasMask) {
+        in.active_mask = load<std::uint32_t>(p);
+        p += 4;
+    }
+    in.wait_slot = kNoSlot;
+    if (tag & kHasSlot) in.wait_slot = *p++;
+    MemoryAccess& m = in.mem;
+    if (tag & kHasMemory) {
+        m.bytes_per_lane = p[0];
+        m.base = 0;
+        m.stride = 0;
+        if (tag & kHasLanes) {
+            m.explicit_lanes = true;
+            std::memcpy(m.lane.data(), p + 1, sizeof m.lane);
+            p += 1 + sizeof m.lane;
+        } else {
+            if (m.explicit_lanes) m.lane.fill(0);
+            m.explicit_lanes = false;
+            m.base = load<std::uint64_t>(p + 1);
+            m.stride = load<std::int64_t>(p + 9);
+            p += 17;
+        }
+    } else if (m.explicit_lanes || m.bytes_per_lane || m.base || m.stride) {
+        m = MemoryAccess{};
+    }
+    return p;
+}
+
+// Checks the instruction record at `p`, whose chunk ends at `end` (and is
+// padded): its flags, counts and mnemonic id, that it ends within the chunk,
+// and that its fields are in range (operand kinds, hints and widths,
+// registers within the launch's `registers_halves`, the wait slot, bytes per
+// lane). On success returns the byte after it and leaves the decoded
+// instruction in `scratch`; on failure returns nullptr and says why in
+// `problem`.
+const unsigned char* check_instruction_record(const unsigned char* p, const unsigned char* end,
+                                              const isa::Opcode* opcodes, std::size_t mnemonics,
+                                              std::uint32_t registers_halves, Instruction& scratch,
+                                              std::string& problem);
+
+}  // namespace agx::binary_trace

@@ -1,0 +1,399 @@
+// The binary trace format v1: round trips with the text format, random
+// access to sections, streaming in bounded memory, and bad files.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "sim/common/errors.hpp"
+#include "sim/trace/binary_trace.hpp"
+#include "sim/trace/binary_trace_checksum.hpp"
+#include "sim/trace/open_trace.hpp"
+#include "sim/trace/program_workload.hpp"
+#include "sim/trace/text_trace.hpp"
+#include "sim/trace/trace_writer.hpp"
+
+using namespace agx;
+
+namespace {
+
+// A file in the temporary directory, removed at scope exit.
+class TempFile {
+public:
+    explicit TempFile(const std::string& suffix) {
+        static int counter = 0;
+        path_ = (std::filesystem::temp_directory_path() /
+                 ("agx_binary_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
+                  suffix))
+                    .string();
+    }
+    ~TempFile() { std::remove(path_.c_str()); }
+    const std::string& path() const { return path_; }
+    void write(const std::string& bytes) const { std::ofstream(path_, std::ios::binary) << bytes; }
+    std::string read() const {
+        std::ifstream in(path_, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    }
+
+private:
+    std::string path_;
+};
+
+std::string example(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
+}
+
+// Converts any trace file to the given format, at `out`.
+void convert(const std::string& in, const TempFile& out, bool binary) {
+    std::ofstream file(out.path(), std::ios::binary);
+    auto writer = binary ? make_binary_trace_writer(file) : make_text_trace_writer(file);
+    replay_trace(in, *writer);
+}
+
+std::uint32_t simd_count(const Workload& w) {
+    return w.launch().threadgroups * w.launch().simds_per_threadgroup();
+}
+
+// Every simd's stream of `a` equals `b`'s, instruction by instruction.
+void require_same_streams(Workload& a, Workload& b, bool compare_lines) {
+    REQUIRE(a.launch().threads_per_threadgroup == b.launch().threads_per_threadgroup);
+    REQUIRE(a.launch().threadgroups == b.launch().threadgroups);
+    REQUIRE(a.launch().registers_halves == b.launch().registers_halves);
+    REQUIRE(a.launch().threadgroup_memory_bytes == b.launch().threadgroup_memory_bytes);
+    const std::uint32_t per_group = a.launch().simds_per_threadgroup();
+    for (std::uint32_t g = 0; g < simd_count(a); ++g) {
+        auto sa = a.open(g / per_group, g % per_group);
+        auto sb = b.open(g / per_group, g % per_group);
+        std::size_t n = 0;
+        for (;; ++n) {
+            const Instruction* x = sa->peek();
+            const Instruction* y = sb->peek();
+            INFO("simd " << g << " instruction " << n);
+            REQUIRE((x == nullptr) == (y == nullptr));
+            if (!x) break;
+            REQUIRE(same_instruction(*x, *y, compare_lines));
+            sa->advance();
+            sb->advance();
+        }
+    }
+}
+
+std::string error_of(const std::string& path) {
+    try {
+        open_binary_trace(path);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+std::size_t resident_bytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t pages = 0, resident = 0;
+    statm >> pages >> resident;
+    return resident * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+const std::string kHeader =
+    "agxsim-trace 1\n"
+    "launch threads_per_threadgroup=32 threadgroups=1 registers=64\n";
+
+// Every feature of the format: masks, slots, explicit lanes, negative
+// strides, uniforms, immediates, hints, 16-bit vectors, nested repeats,
+// sections out of order, an empty section.
+const std::string kRichTrace =
+    "agxsim-trace 1\n"
+    "kernel name=rich\n"
+    "launch threads_per_threadgroup=96 threadgroups=2 registers=64 threadgroup_memory=512\n"
+    "simd 3..5\n"
+    "  repeat 2\n"
+    "    fadd16 r5h, r5l.cache, u3h\n"
+    "    repeat 3\n"
+    "      fmadd32 r1, r1.discard, 1.5, -2 mask=0x0000ffff\n"
+    "    end\n"
+    "    imul32x64 r2_r3, r4, 7\n"
+    "  end\n"
+    "  device_load r8_r9_r10_r11, u0_u1 slot=1 size=128 addr=0x4000-16*lane\n"
+    "  wait 1\n"
+    "end\n"
+    "simd 0\n"
+    "end\n"
+    "simd 1..2\n"
+    "  device_load r4l_r4h_r5l, u0_u1 size=48 addr=[0,8,16,24,32,40,48,56,64,72,80,88,96,104,"
+    "112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,0xffffffffffff]\n"
+    "  wait 0\n"
+    "  get_sr r6, sr80\n"
+    "  mov r7, 0xdeadbeef\n"
+    "end\n";
+
+}  // namespace
+
+TEST_CASE("crc32 is zlib's", "[binary_trace]") {
+    CHECK(binary_trace::crc32("123456789", 9) == 0xCBF43926u);
+    const std::string s(1000, 'x');
+    CHECK(binary_trace::crc32(s.data() + 3, 997, binary_trace::crc32(s.data(), 3)) ==
+          binary_trace::crc32(s.data(), 1000));
+}
+
+TEST_CASE("examples: text -> binary -> identical instruction streams", "[binary_trace]") {
+    for (const char* name :
+         {"ffma_chain.trace", "fadd16_ilp4.trace", "imad_fadd_mix.trace", "load_wait_use.trace"}) {
+        INFO(name);
+        TempFile bin(".agxb");
+        convert(example(name), bin, true);
+        CHECK(detect_trace_format(bin.path()) == TraceFormat::Binary);
+        auto text = open_text_trace(example(name));
+        auto binary = open_binary_trace(bin.path());
+        CHECK(binary->name() == bin.path());
+        require_same_streams(*text, *binary, true);  // source lines are kept
+
+        // And back to text: the same streams, but lines are those of the new file.
+        TempFile back(".trace");
+        convert(bin.path(), back, false);
+        CHECK(detect_trace_format(back.path()) == TraceFormat::Text);
+        auto again = open_text_trace(back.path());
+        require_same_streams(*text, *again, false);
+    }
+}
+
+TEST_CASE("every feature of the text format survives both conversions", "[binary_trace]") {
+    TempFile src(".trace"), bin(".agxb"), back(".trace"), bin2(".agxb");
+    src.write(kRichTrace);
+    convert(src.path(), bin, true);
+    convert(bin.path(), back, false);
+    convert(back.path(), bin2, true);
+    auto text = open_text_trace(src.path());
+    auto binary = open_binary_trace(bin.path());
+    require_same_streams(*text, *binary, true);
+    auto text2 = open_text_trace(back.path());
+    require_same_streams(*text, *text2, false);
+    auto binary2 = open_binary_trace(bin2.path());
+    require_same_streams(*text, *binary2, false);
+    CHECK(back.read().find("kernel name=rich") != std::string::npos);
+    CHECK(back.read().find("repeat 3") != std::string::npos);  // structure, not flattened
+}
+
+TEST_CASE("open_trace tells formats by their bytes, not their names", "[binary_trace]") {
+    TempFile bin(".trace"), text(".agxb");
+    convert(example("ffma_chain.trace"), bin, true);
+    text.write(kHeader + "simd 0\n  fadd32 r0, r0, r1\nend\n");
+    auto a = open_trace(bin.path());
+    auto b = open_trace(text.path());
+    CHECK(a->open(0, 0)->peek()->opcode == *isa::Catalogue::instance().find("fmadd32"));
+    CHECK(b->open(0, 0)->peek()->opcode == *isa::Catalogue::instance().find("fadd32"));
+    CHECK_THROWS_AS(open_trace("/nonexistent/x.agxb"), InputError);
+}
+
+TEST_CASE("repeat bodies and sections spanning many chunks", "[binary_trace]") {
+    // 3000 distinct instructions in a repeat body make it span several
+    // 32 KiB chunks, so every pass jumps back across chunks.
+    std::string text = kHeader.substr(0, kHeader.find("threadgroups=1")) +
+                       "threadgroups=2 registers=64\nsimd 0\n  repeat 3\n";
+    for (int i = 0; i < 3000; ++i)
+        text += "    fmadd32 r" + std::to_string(i % 30) + ", r1, " + std::to_string(i) + ", r2\n";
+    text += "  end\n";
+    for (int i = 0; i < 5000; ++i) text += "  iadd32 r3, r3, " + std::to_string(i) + "\n";
+    text += "end\nsimd 1\n  repeat 2\n    repeat 2\n      fadd32 r0, r0, r1\n    end\n  end\nend\n";
+    TempFile src(".trace"), bin(".agxb");
+    src.write(text);
+    convert(src.path(), bin, true);
+    auto t = open_text_trace(src.path());
+    auto b = open_binary_trace(bin.path());
+    require_same_streams(*t, *b, true);
+}
+
+TEST_CASE("sections open in any order and interleave", "[binary_trace]") {
+    // 64 sections of different lengths and contents.
+    std::string text =
+        "agxsim-trace 1\nlaunch threads_per_threadgroup=256 threadgroups=8 registers=32\n";
+    for (int s = 63; s >= 0; --s) {
+        text += "simd " + std::to_string(s) + "\n  repeat " + std::to_string(s + 1) + "\n";
+        text += "    iadd32 r1, r1, " + std::to_string(s) + "\n    fadd32 r2, r2, r3\n  end\nend\n";
+    }
+    TempFile src(".trace"), bin(".agxb");
+    src.write(text);
+    convert(src.path(), bin, true);
+    auto t = open_text_trace(src.path());
+    auto b = open_binary_trace(bin.path());
+
+    std::vector<std::uint32_t> order(64);
+    for (std::uint32_t i = 0; i < 64; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), std::mt19937(42));
+    std::vector<std::unique_ptr<InstructionStream>> ts, bs;
+    for (std::uint32_t g : order) {
+        ts.push_back(t->open(g / 8, g % 8));
+        bs.push_back(b->open(g / 8, g % 8));
+    }
+    std::mt19937 pick(7);
+    std::size_t live = 64, total = 0;
+    while (live > 0) {
+        const std::size_t k = pick() % 64;
+        const Instruction* x = ts[k]->peek();
+        const Instruction* y = bs[k]->peek();
+        REQUIRE((x == nullptr) == (y == nullptr));
+        if (!x) continue;
+        REQUIRE(same_instruction(*x, *y));
+        CHECK(y->src[1].imm == order[k]);
+        ts[k]->advance();
+        bs[k]->advance();
+        ++total;
+        if (!ts[k]->peek()) --live;
+    }
+    CHECK(total == 64 * 65);  // sum of 2 * (s + 1)
+}
+
+TEST_CASE("a workload is written with identical simds sharing a section", "[binary_trace]") {
+    Launch l;
+    l.threads_per_threadgroup = 128;
+    l.threadgroups = 2;
+    l.registers_halves = 16;
+    std::vector<Instruction> body = {
+        make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)}, 0),
+        make_instruction("rsqrt32", {reg32(3), reg32(0)}, 4)};
+    ProgramWorkload w("program", l, body, 50);
+    TempFile bin(".agxb"), text(".trace");
+    {
+        std::ofstream out(bin.path(), std::ios::binary);
+        write_workload(w, "program", *make_binary_trace_writer(out));
+    }
+    {
+        std::ofstream out(text.path(), std::ios::binary);
+        write_workload(w, "program", *make_text_trace_writer(out));
+    }
+    auto b = open_binary_trace(bin.path());
+    require_same_streams(w, *b, true);
+    const std::string t = text.read();
+    CHECK(t.find("simd 0..7\n") != std::string::npos);  // one section for all 8 simds
+    auto tw = open_text_trace(text.path());
+    require_same_streams(w, *tw, false);
+}
+
+TEST_CASE("writers refuse calls out of order", "[binary_trace]") {
+    std::ostringstream out;
+    auto w = make_binary_trace_writer(out);
+    Launch l;
+    l.threads_per_threadgroup = 64;
+    l.threadgroups = 1;
+    l.registers_halves = 8;
+    CHECK_THROWS_AS(w->begin_section(0, 1), std::invalid_argument);
+    w->begin(l, "");
+    w->begin_section(0, 0);
+    CHECK_THROWS_AS(w->begin_repeat(0), std::invalid_argument);
+    CHECK_THROWS_AS(w->end_repeat(), std::invalid_argument);
+    w->end_section();
+    CHECK_THROWS_AS(w->finish(), std::invalid_argument);  // simd 1 has no section
+}
+
+TEST_CASE("a binary trace streams in bounded memory", "[binary_trace][streaming]") {
+    // 400k distinct instructions (no repeat block): about 300 chunks.
+    constexpr std::uint32_t kCount = 400000;
+    TempFile bin(".agxb");
+    {
+        std::ofstream out(bin.path(), std::ios::binary);
+        auto w = make_binary_trace_writer(out);
+        Launch l;
+        l.threads_per_threadgroup = 32;
+        l.threadgroups = 1;
+        l.registers_halves = 64;
+        w->begin(l, "flat");
+        w->begin_section(0, 0);
+        Instruction in = make_instruction("fadd32", {reg32(0), reg32(0), imm(0)});
+        for (std::uint32_t i = 0; i < kCount; ++i) {
+            in.src[1].imm = i;
+            in.pc = 4 * i;
+            w->instruction(in);
+        }
+        w->end_section();
+        w->finish();
+    }
+    const std::size_t rss0 = resident_bytes();
+    auto w = open_binary_trace(bin.path());
+    auto s = w->open(0, 0);
+    std::size_t rss_peak = resident_bytes();
+    std::uint32_t n = 0;
+    bool in_order = true;
+    while (const Instruction* i = s->peek()) {
+        in_order = in_order && i->src[1].imm == n && i->pc == 4 * n;
+        s->advance();
+        if (++n % 50000 == 0) rss_peak = std::max(rss_peak, resident_bytes());
+    }
+    CHECK(n == kCount);
+    CHECK(in_order);
+    // Stored, 400k Instructions would take ~140 MB; streaming holds a few chunks.
+    CHECK(rss_peak < rss0 + 8 * 1024 * 1024);
+}
+
+TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][errors]") {
+    TempFile good(".agxb");
+    convert(example("load_wait_use.trace"), good, true);
+    const std::string bytes = good.read();
+    REQUIRE(bytes.size() > 100);
+    TempFile bad(".agxb");
+    auto expect_error = [&](const std::string& content, const std::string& reason) {
+        bad.write(content);
+        const std::string e = error_of(bad.path());
+        INFO(e);
+        CHECK(e.rfind(bad.path() + ": ", 0) == 0);
+        CHECK(e.find(reason) != std::string::npos);
+        // open_trace sees the first byte and reports the same.
+        if (!content.empty() && content[0] == '\x89') {
+            try {
+                open_trace(bad.path());
+                FAIL("open_trace accepted a bad file");
+            } catch (const InputError& x) {
+                CHECK(std::string(x.what()) == e);
+            }
+        }
+    };
+
+    SECTION("magic") {
+        expect_error("agxsim-trace 1\n", "bad magic");
+        std::string b = bytes;
+        b[3] = 'Y';
+        expect_error(b, "bad magic");
+        expect_error("", "bad magic");
+    }
+    SECTION("version") {
+        std::string b = bytes;
+        b[8] = 2;
+        expect_error(b, "version 2 not supported");
+    }
+    SECTION("truncation at every length") {
+        for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{15}, std::size_t{16},
+                              std::size_t{40}, bytes.size() / 2, bytes.size() - 33,
+                              bytes.size() - 1})
+            expect_error(bytes.substr(0, n), "truncated");
+    }
+    SECTION("corrupt chunk frame") {
+        // The first chunk's frame starts right after the 16-byte header.
+        for (std::size_t at : {std::size_t{16}, std::size_t{20}, std::size_t{30}}) {
+            std::string b = bytes;
+            b[at] = static_cast<char>(b[at] ^ 0x5a);
+            expect_error(b, "corrupt frame");
+        }
+    }
+    SECTION("corrupt index") {
+        std::string b = bytes;
+        b[b.size() - 40] = static_cast<char>(b[b.size() - 40] ^ 1);
+        expect_error(b, "corrupt index");
+    }
+    SECTION("corrupt footer") {
+        std::string b = bytes;
+        b[b.size() - 32] = static_cast<char>(b[b.size() - 32] + 1);  // index offset
+        expect_error(b, "corrupt footer");
+    }
+    SECTION("missing file") {
+        CHECK_THROWS_AS(open_binary_trace(bad.path() + ".missing"), InputError);
+    }
+}

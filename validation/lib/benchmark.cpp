@@ -1,0 +1,120 @@
+#include "validation/lib/benchmark.hpp"
+
+#include <set>
+
+#include "sim/common/errors.hpp"
+
+namespace agx::validation {
+
+const char* operand_shape_name(OperandShape s) {
+    switch (s) {
+        case OperandShape::Distinct: return "x*y+z";
+        case OperandShape::SelfReuse: return "x*x+1";
+        case OperandShape::SeveralLive: return "several_live";
+    }
+    return "?";
+}
+
+namespace {
+
+OperandShape shape_from(const std::string& s, const std::string& where) {
+    for (OperandShape v : {OperandShape::Distinct, OperandShape::SelfReuse, OperandShape::SeveralLive})
+        if (s == operand_shape_name(v)) return v;
+    throw InputError(where, "unknown operand_shape '" + s + "' (x*y+z, x*x+1 or several_live)");
+}
+
+template <typename T>
+T get(const nlohmann::json& j, const char* key, const std::string& where) {
+    if (!j.contains(key)) throw InputError(where + "." + key, "missing");
+    try {
+        return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        throw InputError(where + "." + key, "wrong type");
+    }
+}
+
+std::uint32_t positive(const nlohmann::json& j, const char* key, const std::string& where, std::uint32_t max) {
+    const auto& v = j.at(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > max)
+        throw InputError(where + "." + key, "expected an integer from 1 to " + std::to_string(max));
+    return v.get<std::uint32_t>();
+}
+
+}  // namespace
+
+std::string BenchmarkDefinition::body_label() const {
+    std::string s;
+    for (const auto& item : body) {
+        if (!s.empty()) s += " + ";
+        if (item.count > 1) s += std::to_string(item.count) + " ";
+        s += item.op;
+    }
+    return s.empty() ? "(empty)" : s;
+}
+
+std::vector<isa::ExpansionStep> expand_operation(const std::string& op, std::uint32_t register_bits,
+                                                 const std::string& where) {
+    // A width-less name takes the benchmark's width first: "FFMA" at 16 bits is FFMA16.
+    if (auto steps = isa::expand_metal(op + std::to_string(register_bits))) return *steps;
+    if (auto steps = isa::expand_metal(op)) return *steps;
+    throw InputError(where, "operation '" + op + "' has no expansion in the ISA catalogue (see `agxsim isa list`)");
+}
+
+nlohmann::json to_json(const BenchmarkDefinition& b) {
+    nlohmann::json body = nlohmann::json::array();
+    for (const auto& item : b.body) body.push_back({{"op", item.op}, {"count", item.count}});
+    return {{"name", b.name},
+            {"body", body},
+            {"ilp", b.ilp},
+            {"simds_per_core", b.simds_per_core},
+            {"register_bits", b.register_bits},
+            {"repetitions", b.repetitions},
+            {"operand_shape", operand_shape_name(b.operand_shape)},
+            {"overhead_cycles", b.overhead_cycles},
+            {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
+}
+
+BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where) {
+    static const std::set<std::string> known = {"name", "body", "ilp", "simds_per_core", "register_bits",
+                                                "repetitions", "operand_shape", "overhead_cycles", "method"};
+    if (!j.is_object()) throw InputError(where, "a benchmark must be a JSON object");
+    for (const auto& [k, v] : j.items())
+        if (!known.count(k)) throw InputError(where + "." + k, "unknown key");
+    for (const char* k : {"name", "body", "ilp", "simds_per_core", "register_bits", "repetitions"})
+        if (!j.contains(k)) throw InputError(where + "." + k, "missing");
+
+    BenchmarkDefinition b;
+    b.name = get<std::string>(j, "name", where);
+    b.ilp = positive(j, "ilp", where, 16);
+    b.simds_per_core = positive(j, "simds_per_core", where, 1024);
+    b.register_bits = positive(j, "register_bits", where, 64);
+    if (b.register_bits != 16 && b.register_bits != 32)
+        throw InputError(where + ".register_bits", "expected 16 or 32");
+    b.repetitions = positive(j, "repetitions", where, 1u << 30);
+    if (j.contains("operand_shape"))
+        b.operand_shape = shape_from(get<std::string>(j, "operand_shape", where), where + ".operand_shape");
+    if (j.contains("overhead_cycles")) {
+        b.overhead_cycles = get<double>(j, "overhead_cycles", where);
+        if (b.overhead_cycles < 0) throw InputError(where + ".overhead_cycles", "must not be negative");
+    }
+    if (j.contains("method")) {
+        const auto m = get<std::string>(j, "method", where);
+        if (m == "steady")
+            b.method = BenchmarkDefinition::Method::Steady;
+        else if (m != "total")
+            throw InputError(where + ".method", "expected 'total' or 'steady'");
+    }
+    const auto& body = j.at("body");
+    if (!body.is_array()) throw InputError(where + ".body", "expected an array of {op, count}");
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        const std::string w = where + ".body[" + std::to_string(i) + "]";
+        BodyItem item;
+        item.op = get<std::string>(body[i], "op", w);
+        item.count = body[i].contains("count") ? positive(body[i], "count", w, 1024) : 1;
+        expand_operation(item.op, b.register_bits, w + ".op");  // fail early on unknown names
+        b.body.push_back(item);
+    }
+    return b;
+}
+
+}  // namespace agx::validation

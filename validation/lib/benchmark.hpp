@@ -1,0 +1,67 @@
+// A benchmark definition: the one description of a microbenchmark that the
+// simulator turns into a trace and the Metal probe turns into a kernel.
+//
+// Modelled on metal-benchmarks (../shared/reference/metal-benchmarks/README.md):
+// every thread repeats a body of Metal-level operations `repetitions` times in
+// `ilp` independent dependency chains, on `simds_per_core` resident simds; the
+// figure is cycles per body per scheduler: total cycles x schedulers /
+// (repetitions x ilp x simds_per_core).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "isa/catalogue.hpp"
+
+namespace agx::validation {
+
+struct BodyItem {
+    std::string op;          // Metal-level name from the reference tables: "FADD32", "IMUL(32x32=64)", "QUAD_SUM<F32>"
+    std::uint32_t count = 1;
+};
+
+// How an operation's other sources relate to its chain's live value.
+enum class OperandShape : std::uint8_t {
+    Distinct,     // x = x * y + z: y, z are other registers (constants shared by the chains)
+    SelfReuse,    // x = x * x + 1: every register source is the live value, the last source an immediate
+    SeveralLive,  // ilp_occupancy.csv's older kernel: each chain reads its own further live registers
+};
+const char* operand_shape_name(OperandShape s);
+
+struct BenchmarkDefinition {
+    std::string name;                 // unique within a file, e.g. "float_instructions/FADD32/throughput"
+    std::vector<BodyItem> body;       // empty: the control group (only the kernel's own cost)
+    std::uint32_t ilp = 1;
+    std::uint32_t simds_per_core = 4;
+    std::uint32_t register_bits = 32; // 16 or 32: width of the live values
+    std::uint32_t repetitions = 1440;
+    OperandShape operand_shape = OperandShape::Distinct;
+    // The kernel's own fixed cost in cycles outside the repeated body (launch,
+    // argument loads, completion), as the control group measures it.
+    double overhead_cycles = 0.0;
+    // Total: the whole kernel's cycles (overhead included) per body per
+    // scheduler. Steady: the rate at saturation, the difference between runs
+    // of 2N and N repetitions, so fixed costs and warm-up cancel (the
+    // throughput figures, measured over ~250 waves that hide the fixed cost).
+    enum class Method : std::uint8_t { Total, Steady } method = Method::Total;
+
+    // The body as the reference tables name it: "IMUL32 + 3 IADD32".
+    std::string body_label() const;
+};
+
+nlohmann::json to_json(const BenchmarkDefinition& b);
+// Throws InputError(where + key, reason) on a malformed definition, including
+// an operation the ISA catalogue cannot expand.
+BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where);
+
+// The machine-instruction steps of one Metal-level operation at a register
+// width: a name of the reference tables ("DIV32", "IMUL32 + 3 IADD32"), or a
+// width-less name completed by the width ("FADD" + 16 -> FADD16). Throws
+// InputError(where, ...) for a name the ISA catalogue cannot expand.
+std::vector<isa::ExpansionStep> expand_operation(const std::string& op, std::uint32_t register_bits,
+                                                 const std::string& where);
+
+}  // namespace agx::validation

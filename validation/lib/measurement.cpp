@@ -1,0 +1,110 @@
+#include "validation/lib/measurement.hpp"
+
+#include <fstream>
+#include <iomanip>
+#include <set>
+
+#include "sim/common/errors.hpp"
+#include "validation/lib/reference_csv.hpp"
+
+namespace agx::validation {
+
+const char* figure_kind_name(FigureKind k) {
+    switch (k) {
+        case FigureKind::Throughput: return "throughput";
+        case FigureKind::Latency: return "latency";
+        case FigureKind::IlpOccupancy: return "ilp_occupancy";
+        case FigureKind::Control: return "control";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr const char* kFormat = "agxsim-measurements";
+constexpr int kVersion = 1;
+
+FigureKind kind_from(const std::string& s, const std::string& where) {
+    for (FigureKind k : {FigureKind::Throughput, FigureKind::Latency, FigureKind::IlpOccupancy, FigureKind::Control})
+        if (s == figure_kind_name(k)) return k;
+    throw InputError(where, "unknown kind '" + s + "'");
+}
+
+std::string str(const nlohmann::json& j, const char* key, const std::string& where) {
+    if (!j.contains(key) || !j.at(key).is_string()) throw InputError(where + "." + key, "missing or not a string");
+    return j.at(key).get<std::string>();
+}
+
+}  // namespace
+
+nlohmann::json to_json(const MeasurementFile& f) {
+    nlohmann::json records = nlohmann::json::array();
+    for (const auto& m : f.records) {
+        nlohmann::json r = {{"id", m.id},
+                            {"chip", m.chip},
+                            {"clock_ghz", m.clock_ghz},
+                            {"kind", figure_kind_name(m.kind)},
+                            {"benchmark", to_json(m.benchmark)},
+                            {"value", m.value ? nlohmann::json(*m.value) : nlohmann::json(nullptr)},
+                            {"qualifier", m.qualifier},
+                            {"raw", m.raw},
+                            {"unit", m.unit},
+                            {"provenance", m.provenance}};
+        records.push_back(std::move(r));
+    }
+    return {{"format", kFormat}, {"version", kVersion}, {"description", f.description}, {"records", records}};
+}
+
+void write_measurements(const MeasurementFile& f, std::ostream& out) { out << std::setw(1) << to_json(f) << "\n"; }
+
+MeasurementFile read_measurements(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, "cannot open measurement file");
+    if (looks_like_reference_csv(path)) return import_reference_csv(path);
+
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(path, std::string("malformed JSON: ") + e.what());
+    }
+    if (!j.is_object() || j.value("format", "") != kFormat)
+        throw InputError(path, std::string("not an agxsim measurement file (expected \"format\": \"") + kFormat + "\")");
+    if (j.value("version", 0) != kVersion)
+        throw InputError(path, "measurement format version " + j.value("version", nlohmann::json(0)).dump() +
+                                   " is not supported (this agxsim reads version 1)");
+    MeasurementFile f;
+    f.description = j.value("description", "");
+    if (!j.contains("records") || !j.at("records").is_array()) throw InputError(path, "records: missing or not an array");
+    std::set<std::string> ids;
+    std::size_t i = 0;
+    for (const auto& r : j.at("records")) {
+        const std::string where = path + ": records[" + std::to_string(i++) + "]";
+        Measurement m;
+        m.id = str(r, "id", where);
+        if (!ids.insert(m.id).second) throw InputError(where + ".id", "duplicate id '" + m.id + "'");
+        m.chip = str(r, "chip", where);
+        if (!r.contains("clock_ghz") || !r.at("clock_ghz").is_number() || r.at("clock_ghz").get<double>() <= 0)
+            throw InputError(where + ".clock_ghz", "missing or not a positive number");
+        m.clock_ghz = r.at("clock_ghz").get<double>();
+        m.kind = kind_from(str(r, "kind", where), where + ".kind");
+        if (!r.contains("benchmark")) throw InputError(where + ".benchmark", "missing");
+        m.benchmark = benchmark_from_json(r.at("benchmark"), where + ".benchmark");
+        if (!r.contains("value")) throw InputError(where + ".value", "missing (null when not measured)");
+        if (r.at("value").is_number())
+            m.value = r.at("value").get<double>();
+        else if (!r.at("value").is_null())
+            throw InputError(where + ".value", "expected a number or null");
+        m.qualifier = r.value("qualifier", "");
+        if (!(m.qualifier.empty() || m.qualifier == "~" || m.qualifier == "<" || m.qualifier == "≤"))
+            throw InputError(where + ".qualifier", "expected \"\", \"~\", \"<\" or \"≤\"");
+        m.raw = r.value("raw", "");
+        m.unit = str(r, "unit", where);
+        if (m.unit != "cycles") throw InputError(where + ".unit", "only \"cycles\" is supported");
+        m.provenance = str(r, "provenance", where);
+        f.records.push_back(std::move(m));
+    }
+    return f;
+}
+
+}  // namespace agx::validation

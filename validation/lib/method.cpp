@@ -1,0 +1,68 @@
+#include "validation/lib/method.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/common/errors.hpp"
+
+namespace agx::validation {
+
+std::string validation_dir() {
+    if (const char* env = std::getenv("AGXSIM_VALIDATION_DIR")) return env;
+    return AGXSIM_VALIDATION_DIR;
+}
+
+namespace {
+
+KindParameters kind(const nlohmann::json& j, const char* key, const std::string& where) {
+    if (!j.contains(key)) throw InputError(where + ": " + key, "missing");
+    const auto& k = j.at(key);
+    KindParameters p;
+    try {
+        p.ilp = k.value("ilp", 1u);
+        p.simds_per_core = k.value("simds_per_core", 4u);
+        p.repetitions = k.at("repetitions").get<std::uint32_t>();
+        p.method = k.at("method").get<std::string>() == "steady" ? BenchmarkDefinition::Method::Steady
+                                                                 : BenchmarkDefinition::Method::Total;
+        const std::string shape = k.value("operand_shape", "x*y+z");
+        p.operand_shape = shape == "several_live" ? OperandShape::SeveralLive
+                          : shape == "x*x+1"      ? OperandShape::SelfReuse
+                                                  : OperandShape::Distinct;
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(where + ": " + key, e.what());
+    }
+    return p;
+}
+
+Method load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, "cannot open the measurement-method file");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(path, std::string("malformed JSON: ") + e.what());
+    }
+    Method m;
+    m.throughput = kind(j, "throughput", path);
+    m.latency = kind(j, "latency", path);
+    m.ilp_occupancy = kind(j, "ilp_occupancy", path);
+    try {
+        m.overhead_16 = j.at("kernel_overhead_cycles").at("16").get<double>();
+        m.overhead_32 = j.at("kernel_overhead_cycles").at("32").get<double>();
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(path + ": kernel_overhead_cycles", e.what());
+    }
+    return m;
+}
+
+}  // namespace
+
+const Method& method(const std::string& path) {
+    static const Method m = load(path.empty() ? validation_dir() + "/suite/method.json" : path);
+    return m;
+}
+
+}  // namespace agx::validation

@@ -1,0 +1,131 @@
+#include "validation/lib/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+
+#include "sim/common/errors.hpp"
+#include "validation/lib/correlation_plot.hpp"
+
+namespace agx::validation {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string csv_quote(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+void line(std::ostream& out, const char* label, const ErrorStats& s) {
+    out << "  " << std::left << std::setw(14) << label << std::right << " count " << std::setw(4) << s.count
+        << "  MAPE " << std::setw(6) << fixed(s.mape_percent, 2) << "%  P90 " << std::setw(6)
+        << fixed(s.p90_percent, 2) << "%  max " << std::setw(7) << fixed(s.max_percent, 2) << "%  Pearson r "
+        << fixed(s.pearson_r, 4) << "\n";
+}
+
+}  // namespace
+
+void summarise(ValidationReport& report) {
+    std::vector<double> sim, meas;
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds;
+    report.not_exact = report.not_measured = report.calibration = report.failed = 0;
+    for (ValidationRow& row : report.rows) {
+        const Measurement& m = row.measured;
+        row.included = false;
+        if (!m.value) {
+            row.note = "not measured";
+            ++report.not_measured;
+        } else if (!m.qualifier.empty()) {
+            row.note = "bound or approximation (" + m.raw + ")";
+            ++report.not_exact;
+        } else if (!row.simulated.error.empty()) {
+            row.note = "simulation failed: " + row.simulated.error;
+            ++report.failed;
+        } else if (m.kind == FigureKind::Control) {
+            row.note = "calibration input (the kernel's fixed cost)";
+            ++report.calibration;
+        } else {
+            row.included = true;
+        }
+        if (m.value && row.simulated.error.empty()) row.error_percent = percent_error(row.simulated.value, *m.value);
+        if (!row.included) continue;
+        sim.push_back(row.simulated.value);
+        meas.push_back(*m.value);
+        auto& k = kinds[figure_kind_name(m.kind)];
+        k.first.push_back(row.simulated.value);
+        k.second.push_back(*m.value);
+    }
+    report.overall = error_stats(sim, meas);
+    report.by_kind.clear();
+    for (const auto& [kind, v] : kinds) report.by_kind[kind] = error_stats(v.first, v.second);
+}
+
+void print_table(std::ostream& out, const ValidationReport& report) {
+    out << std::left << std::setw(64) << "benchmark" << std::right << std::setw(10) << "measured" << std::setw(11)
+        << "simulated" << std::setw(9) << "error %" << "\n";
+    for (const ValidationRow& row : report.rows) {
+        const Measurement& m = row.measured;
+        out << std::left << std::setw(64) << m.id << std::right << std::setw(10)
+            << (m.raw.empty() ? std::string("-") : m.raw) << std::setw(11)
+            << (row.simulated.error.empty() ? fixed(row.simulated.value, 2) : std::string("failed")) << std::setw(9)
+            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 1) : std::string("-"));
+        if (!row.included) out << "  (" << row.note << ")";
+        out << "\n";
+    }
+}
+
+void print_summary(std::ostream& out, const ValidationReport& report) {
+    out << "agxsim validate: config " << report.config << ", " << report.rows.size() << " figures, "
+        << report.overall.count << " in the statistics (" << report.not_exact << " bounds or approximations, "
+        << report.not_measured << " not measured, " << report.calibration << " calibration inputs, "
+        << report.failed << " failed)\n";
+    line(out, "all", report.overall);
+    for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
+}
+
+void write_report(const std::string& dir, const ValidationReport& report) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError(dir, "cannot create report directory: " + ec.message());
+
+    nlohmann::json summary = to_json(report.overall);
+    summary["config"] = report.config;
+    summary["figures"] = report.rows.size();
+    summary["excluded"] = {{"bounds_or_approximate", report.not_exact},
+                           {"not_measured", report.not_measured},
+                           {"calibration_inputs", report.calibration},
+                           {"failed", report.failed}};
+    for (const auto& [kind, s] : report.by_kind) summary[kind] = to_json(s);
+    std::ofstream(dir + "/summary.json") << std::setw(2) << summary << "\n";
+
+    std::ofstream csv(dir + "/results.csv");
+    csv << "id,kind,chip,benchmark,measured,qualifier,simulated,error_percent,included,note\n";
+    for (const ValidationRow& row : report.rows) {
+        const Measurement& m = row.measured;
+        csv << csv_quote(m.id) << "," << figure_kind_name(m.kind) << "," << m.chip << ","
+            << csv_quote(m.benchmark.body_label()) << "," << (m.value ? fixed(*m.value, 4) : "") << ","
+            << csv_quote(m.qualifier) << "," << (row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "")
+            << "," << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 3) : "") << ","
+            << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
+    }
+
+    std::vector<PlotPoint> points;
+    for (const ValidationRow& row : report.rows)
+        if (row.included)
+            points.push_back({*row.measured.value, row.simulated.value, figure_kind_name(row.measured.kind)});
+    std::ofstream svg(dir + "/correlation.svg");
+    write_correlation_svg(svg, points, "agxsim " + report.config + ": simulated vs measured (cycles)");
+    if (!svg) throw InputError(dir, "cannot write the report");
+}
+
+}  // namespace agx::validation

@@ -1,0 +1,43 @@
+// The comparison of simulated against measured figures: the table, the
+// summary statistics, and the report directory (summary.json, results.csv,
+// correlation.svg).
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "validation/lib/error_stats.hpp"
+#include "validation/lib/measurement.hpp"
+#include "validation/lib/runner.hpp"
+
+namespace agx::validation {
+
+struct ValidationRow {
+    Measurement measured;
+    SimulatedFigure simulated;
+    bool included = false;  // counts in the statistics
+    std::string note;       // why not, when not
+    double error_percent = 0.0;
+};
+
+struct ValidationReport {
+    std::string config;
+    std::vector<ValidationRow> rows;
+    ErrorStats overall;
+    std::map<std::string, ErrorStats> by_kind;
+    std::size_t not_exact = 0;     // bounds and approximations: listed, left out
+    std::size_t not_measured = 0;  // empty cells: listed, left out
+    std::size_t calibration = 0;   // control-group rows: inputs of the method, left out
+    std::size_t failed = 0;        // simulations that did not complete
+};
+
+// Fills in inclusion, errors and statistics.
+void summarise(ValidationReport& report);
+void print_table(std::ostream& out, const ValidationReport& report);
+void print_summary(std::ostream& out, const ValidationReport& report);
+// Writes DIR/summary.json, DIR/results.csv and DIR/correlation.svg.
+void write_report(const std::string& dir, const ValidationReport& report);
+
+}  // namespace agx::validation

@@ -1,0 +1,140 @@
+#include "validation/lib/runner.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "sim/model/simulation.hpp"
+#include "validation/lib/suite_workload.hpp"
+
+namespace agx::validation {
+
+namespace {
+
+struct Job {
+    std::size_t def;
+    std::uint32_t repetitions;
+};
+
+struct Outcome {
+    Cycle cycles = 0;
+    std::uint64_t instructions = 0;
+    std::string error;
+};
+
+// The child: simulate, write "cycles instructions" or "! message", exit.
+[[noreturn]] void run_child(const MachineConfig& cfg, const BenchmarkDefinition& def, std::uint32_t reps, int fd) {
+    std::string out;
+    try {
+        SuiteWorkload w(def, cfg.core, reps);
+        const RunResult r = simulate(cfg, w, {});
+        out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions);
+    } catch (const std::exception& e) {
+        out = std::string("! ") + e.what();
+    }
+    for (char& ch : out)
+        if (ch == '\n') ch = ' ';
+    const ssize_t written = ::write(fd, out.data(), out.size());
+    (void)written;
+    ::close(fd);
+    std::fflush(nullptr);
+    ::_exit(0);
+}
+
+Outcome parse(const std::string& text) {
+    Outcome o;
+    if (text.rfind("! ", 0) == 0) {
+        o.error = text.substr(2);
+    } else if (std::sscanf(text.c_str(), "%llu %llu", reinterpret_cast<unsigned long long*>(&o.cycles),
+                           reinterpret_cast<unsigned long long*>(&o.instructions)) != 2) {
+        o.error = "simulation process ended without a result";
+    }
+    return o;
+}
+
+}  // namespace
+
+double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, Cycle cycles,
+                          std::uint32_t repetitions) {
+    return static_cast<double>(cycles) * schedulers /
+           (static_cast<double>(repetitions) * def.ilp * def.simds_per_core);
+}
+
+std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
+                                                 const std::vector<BenchmarkDefinition>& defs, unsigned parallel) {
+    std::vector<Job> jobs;
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+        jobs.push_back({i, defs[i].repetitions});
+        if (defs[i].method == BenchmarkDefinition::Method::Steady) jobs.push_back({i, 2 * defs[i].repetitions});
+    }
+    std::vector<Outcome> outcomes(jobs.size());
+
+    struct Running {
+        std::size_t job;
+        int fd;
+    };
+    std::map<pid_t, Running> running;
+    std::size_t next = 0;
+    parallel = std::max(1u, parallel);
+    while (next < jobs.size() || !running.empty()) {
+        while (next < jobs.size() && running.size() < parallel) {
+            int fds[2];
+            if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+            std::fflush(nullptr);
+            const pid_t pid = ::fork();
+            if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+            if (pid == 0) {
+                ::close(fds[0]);
+                run_child(cfg, defs[jobs[next].def], jobs[next].repetitions, fds[1]);
+            }
+            ::close(fds[1]);
+            running[pid] = {next++, fds[0]};
+        }
+        int status = 0;
+        const pid_t pid = ::waitpid(-1, &status, 0);
+        if (pid < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        const auto it = running.find(pid);
+        if (it == running.end()) continue;
+        std::string text;
+        char buf[512];
+        ssize_t n;
+        while ((n = ::read(it->second.fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+        ::close(it->second.fd);
+        outcomes[it->second.job] = parse(text);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            outcomes[it->second.job].error = "simulation process crashed";
+        running.erase(it);
+    }
+
+    std::vector<SimulatedFigure> figures(defs.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const Outcome& o = outcomes[j];
+        SimulatedFigure& f = figures[jobs[j].def];
+        const BenchmarkDefinition& def = defs[jobs[j].def];
+        if (!f.error.empty()) continue;
+        if (!o.error.empty()) {
+            f.error = o.error;
+            continue;
+        }
+        if (def.method == BenchmarkDefinition::Method::Total) {
+            f.cycles = o.cycles;
+            f.simd_instructions = o.instructions;
+            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles, def.repetitions);
+        } else if (jobs[j].repetitions == def.repetitions) {
+            f.cycles = o.cycles;  // the N run; the 2N run follows in the job list
+        } else {
+            const Cycle base = f.cycles;
+            f.cycles = o.cycles;
+            f.simd_instructions = o.instructions;
+            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles > base ? o.cycles - base : 0,
+                                         def.repetitions);
+        }
+    }
+    return figures;
+}
+
+}  // namespace agx::validation

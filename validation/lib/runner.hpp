@@ -1,0 +1,31 @@
+// Runs benchmark definitions on the simulator and computes their figures.
+//
+// SystemC elaborates once per process, so every simulation runs in a child
+// process of its own (fork), `parallel` at a time; the parent never
+// elaborates. A child reports its cycles through a pipe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/common/cycle.hpp"
+#include "sim/config/machine_config.hpp"
+#include "validation/lib/benchmark.hpp"
+
+namespace agx::validation {
+
+struct SimulatedFigure {
+    double value = 0.0;            // cycles per body per scheduler, as measured on hardware
+    std::uint64_t simd_instructions = 0;
+    Cycle cycles = 0;
+    std::string error;             // non-empty: the simulation failed
+};
+
+std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
+                                                 const std::vector<BenchmarkDefinition>& defs, unsigned parallel);
+
+// The figure of one run, from its cycles (exposed for tests).
+double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, Cycle cycles,
+                          std::uint32_t repetitions);
+
+}  // namespace agx::validation

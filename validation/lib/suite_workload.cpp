@@ -1,0 +1,202 @@
+#include "validation/lib/suite_workload.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "sim/common/errors.hpp"
+
+namespace agx::validation {
+
+namespace {
+
+// Hands out register halves, aligned to the value's width.
+class RegisterAllocator {
+public:
+    std::uint16_t take(std::uint8_t halves) {
+        const std::uint16_t align = halves >= 4 ? 4 : halves;
+        next_ = static_cast<std::uint16_t>((next_ + align - 1) / align * align);
+        const std::uint16_t first = next_;
+        next_ = static_cast<std::uint16_t>(next_ + halves);
+        return first;
+    }
+    std::uint16_t used() const { return next_; }
+
+private:
+    std::uint16_t next_ = 0;
+};
+
+Operand reg(std::uint16_t first_half, std::uint8_t halves) {
+    Operand o;
+    o.kind = OperandKind::Reg;
+    o.halves = halves;
+    o.first_half = first_half;
+    return o;
+}
+
+Operand immediate() {
+    Operand o;
+    o.kind = OperandKind::Imm;
+    o.imm = 1;
+    return o;
+}
+
+std::uint8_t width_of(const isa::OperandSpec& spec, std::uint32_t register_bits) {
+    return spec.width_halves ? spec.width_halves : static_cast<std::uint8_t>(register_bits / 16);
+}
+
+// One machine instruction of the body, with the sub-chain it belongs to.
+struct Step {
+    isa::Opcode opcode;
+    std::uint32_t subchain;  // a new one starts at every step independent of the one before
+};
+
+class RepeatStream : public InstructionStream {
+public:
+    RepeatStream(const std::vector<Instruction>& rep, std::uint32_t reps, std::uint32_t rep_bytes)
+        : rep_(rep), left_(rep.empty() ? 0 : reps), rep_bytes_(rep_bytes) {
+        if (left_) load();
+    }
+    const Instruction* peek() override { return left_ ? &current_ : nullptr; }
+    void advance() override {
+        if (++pos_ == rep_.size()) {
+            pos_ = 0;
+            --left_;
+            pc_base_ += rep_bytes_;
+        }
+        if (left_) load();
+    }
+
+private:
+    // The kernel is unrolled: each repetition has code of its own, so the
+    // instruction cache sees the kernel's real size.
+    void load() {
+        current_ = rep_[pos_];
+        current_.pc += pc_base_;
+    }
+    const std::vector<Instruction>& rep_;
+    std::size_t pos_ = 0;
+    std::uint32_t left_;
+    std::uint32_t rep_bytes_;
+    std::uint32_t pc_base_ = 0;
+    Instruction current_;
+};
+
+}  // namespace
+
+SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions)
+    : name_(def.name), repetitions_(repetitions) {
+    const auto& cat = isa::Catalogue::instance();
+
+    // The body's machine instructions and their sub-chains.
+    std::vector<Step> steps;
+    std::uint32_t subchains = 0;
+    for (const auto& item : def.body) {
+        const auto expansion = expand_operation(item.op, def.register_bits, def.name);
+        for (std::uint32_t n = 0; n < item.count; ++n)
+            for (const auto& e : expansion) {
+                const auto op = cat.find(e.mnemonic);
+                if (!op) throw InputError(def.name, "expansion names unknown instruction " + std::string(e.mnemonic));
+                if (cat.info(*op).memory != isa::MemorySpace::None || cat.info(*op).unit == isa::Unit::Control)
+                    throw InputError(def.name, "memory and control instructions are not supported in ALU benchmarks");
+                if (!e.depends_on_previous || steps.empty()) ++subchains;
+                steps.push_back({*op, subchains - 1});
+            }
+    }
+
+    // Each sub-chain's live value is as wide as the widest operand it meets.
+    std::vector<std::uint8_t> live_width(subchains, 1);
+    std::map<std::pair<std::size_t, std::uint8_t>, int> other_sources;  // (position, width) -> needed
+    for (const Step& s : steps) {
+        const auto& info = cat.info(s.opcode);
+        bool first_src = true;
+        std::size_t position = 0;
+        for (const auto& spec : info.operands) {
+            if (spec.optional) continue;
+            const std::uint8_t w = width_of(spec, def.register_bits);
+            if (spec.role == isa::OperandRole::Dst || (first_src && spec.allow_register)) {
+                live_width[s.subchain] = std::max(live_width[s.subchain], w);
+                if (spec.role == isa::OperandRole::Src) first_src = false;
+            } else if (spec.allow_register) {
+                other_sources[{position++, w}] = 1;
+            }
+        }
+    }
+
+    // Registers: live values per chain, then the other sources (shared
+    // constants, or per chain for the several-live shape).
+    RegisterAllocator alloc;
+    std::vector<std::vector<std::uint16_t>> live(def.ilp, std::vector<std::uint16_t>(subchains));
+    for (std::uint32_t c = 0; c < def.ilp; ++c)
+        for (std::uint32_t k = 0; k < subchains; ++k) live[c][k] = alloc.take(live_width[k]);
+    const std::uint32_t other_sets = def.operand_shape == OperandShape::SeveralLive ? def.ilp : 1;
+    std::vector<std::map<std::pair<std::size_t, std::uint8_t>, std::uint16_t>> other(other_sets);
+    if (def.operand_shape != OperandShape::SelfReuse)
+        for (auto& set : other)
+            for (const auto& [key, unused] : other_sources) set[key] = alloc.take(key.second);
+
+    // One repetition: for each step, every chain's copy (chains interleave,
+    // as a compiler schedules independent work).
+    std::uint32_t pc = 0;
+    for (const Step& s : steps) {
+        const auto& info = cat.info(s.opcode);
+        for (std::uint32_t c = 0; c < def.ilp; ++c) {
+            Instruction in;
+            in.opcode = s.opcode;
+            in.pc = pc;
+            pc += info.encoded_bytes;
+            const std::uint16_t mine = live[c][s.subchain];
+            bool first_src = true;
+            std::size_t position = 0;
+            const auto& set = other[def.operand_shape == OperandShape::SeveralLive ? c : 0];
+            for (const auto& spec : info.operands) {
+                if (spec.optional) continue;
+                const std::uint8_t w = width_of(spec, def.register_bits);
+                if (spec.role == isa::OperandRole::Dst) {
+                    if (in.num_dst < in.dst.size()) in.dst[in.num_dst++] = reg(mine, w);
+                    continue;
+                }
+                if (in.num_src >= in.src.size()) continue;
+                if (!spec.allow_register) {
+                    in.src[in.num_src++] = immediate();
+                } else if (first_src) {
+                    in.src[in.num_src++] = reg(mine, w);
+                    first_src = false;
+                } else if (def.operand_shape == OperandShape::SelfReuse) {
+                    // x * x + 1: the live value again, and an immediate last.
+                    const bool last = &spec == &info.operands.back() && spec.allow_immediate;
+                    in.src[in.num_src++] = last ? immediate() : reg(mine, w);
+                    ++position;
+                } else {
+                    in.src[in.num_src++] = reg(set.at({position++, w}), w);
+                }
+            }
+            rep_.push_back(in);
+        }
+    }
+    rep_bytes_ = pc;
+
+    // The launch: simds_per_core resident simds on one core, in threadgroups
+    // of at most 32 simds (1024 threads).
+    std::uint32_t group_simds = 1;
+    for (std::uint32_t g = std::min<std::uint32_t>(def.simds_per_core, 32); g >= 1; --g)
+        if (def.simds_per_core % g == 0) {
+            group_simds = g;
+            break;
+        }
+    const std::uint32_t granule = std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
+    launch_.threads_per_threadgroup = group_simds * core.simd_width;
+    launch_.threadgroups = def.simds_per_core / group_simds;
+    launch_.registers_halves = std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
+    launch_.overhead_cycles = static_cast<std::uint32_t>(def.overhead_cycles + 0.5);
+    const std::uint32_t fits = core.register_file.size_bytes / (2u * launch_.registers_halves * core.simd_width);
+    if (std::min(fits, core.max_resident_simds) < def.simds_per_core)
+        throw InputError(def.name, "the kernel needs " + std::to_string(launch_.registers_halves) +
+                                       " half-registers per thread, too many for " +
+                                       std::to_string(def.simds_per_core) + " resident simds per core");
+}
+
+std::unique_ptr<InstructionStream> SuiteWorkload::open(std::uint32_t, std::uint32_t) {
+    return std::make_unique<RepeatStream>(rep_, repetitions_, rep_bytes_);
+}
+
+}  // namespace agx::validation

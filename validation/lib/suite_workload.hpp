@@ -1,0 +1,45 @@
+// A benchmark definition as a workload: the simulator runs the suite without
+// any trace file. Every simd runs the same unrolled kernel (repetitions x
+// body, in `ilp` interleaved chains); only one repetition's instructions are
+// held, so memory does not grow with the repetitions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/machine_config.hpp"
+#include "sim/trace/workload.hpp"
+#include "validation/lib/benchmark.hpp"
+
+namespace agx::validation {
+
+class SuiteWorkload : public Workload {
+public:
+    // Throws InputError if the kernel cannot be laid out on `core` (more
+    // registers than `simds_per_core` simds leave room for).
+    SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions);
+
+    const Launch& launch() const override { return launch_; }
+    std::string name() const override { return name_; }
+    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup, std::uint32_t simd_in_group) override;
+    // The measured kernels ran ~250 waves: all but the first found the code
+    // in the L2, so the simulated wave does too.
+    std::uint64_t code_resident_in_l2() const override {
+        return static_cast<std::uint64_t>(rep_bytes_) * repetitions_;
+    }
+
+    // One repetition: the body for every chain, in issue order.
+    const std::vector<Instruction>& repetition() const { return rep_; }
+    std::uint32_t repetitions() const { return repetitions_; }
+    std::uint32_t repetition_bytes() const { return rep_bytes_; }
+
+private:
+    std::string name_;
+    Launch launch_;
+    std::vector<Instruction> rep_;
+    std::uint32_t repetitions_;
+    std::uint32_t rep_bytes_ = 0;
+};
+
+}  // namespace agx::validation
