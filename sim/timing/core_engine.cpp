@@ -22,7 +22,6 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       sched_simds_(cfg.schedulers),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       scan_start_(cfg.schedulers, 0),
-      sched_busy_until_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
       sched_(cfg.schedulers),
       opcode_counts_(isa_.size(), 0) {
@@ -91,9 +90,11 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.stream = workload_.open(*tg, i);
             slot.simds.push_back(id);
             sched_simds_[s.scheduler].push_back(id);
-            ++slot.live_simds;
-            load_head(s, id, now);
         }
+        // Only once the whole group is placed: a simd with no instructions
+        // retires at once, and the group must not look finished before then.
+        slot.live_simds = static_cast<std::uint32_t>(slot.simds.size());
+        for (std::uint32_t id : slot.simds) load_head(simds_[id], id, now);
     }
 }
 
@@ -174,8 +175,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const TimingClassConfig& t = timing_by_opcode_[in.opcode];
     const unsigned sched = s.scheduler;
 
-    const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in);
-    sched_busy_until_[sched] = now + 1 + fetch_extra;
+    const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
     if (info.unit == Unit::IntComplex) blocks_.sfu->issue(now, t.issue_interval);
 
@@ -237,8 +237,9 @@ Cycle CoreEngine::step(Cycle now) {
         auto& list = sched_simds_[sc];
         bool issued = false;
         Evaluation best{kNever, StallCause::NoSimd};
-        if (!list.empty() && sched_busy_until_[sc] > now) {
-            best = {sched_busy_until_[sc], StallCause::OperandFetch};
+        const Cycle ports_free = blocks_.register_caches[sc]->ports_free_at();
+        if (!list.empty() && ports_free > now) {
+            best = {ports_free, StallCause::OperandFetch};
         } else if (!list.empty()) {
             const std::size_t n = list.size();
             const std::size_t start = scan_start_[sc] % n;

@@ -99,7 +99,6 @@ private:
     std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
     std::unique_ptr<IssuePolicy> policy_;
     std::vector<std::uint32_t> scan_start_;                // list position each scheduler's scan starts at
-    std::vector<Cycle> sched_busy_until_;                  // operand fetch occupancy
     std::vector<StallCause> sched_cause_;                  // cause for skipped cycles
     std::vector<SchedulerCounters> sched_;
     std::vector<std::uint64_t> opcode_counts_;

@@ -3,11 +3,13 @@
 // apple-gpu-core.md ("Dispatch and the register cache"): operand fetch, not ALU
 // count, is the usual bottleneck at low occupancy or ILP, and the compiler
 // marks each source `cache` (keep it) or `discard` (drop it after this read).
-// This first model: a small fully associative cache of 32-bit registers tagged
-// by (simd, register), LRU replacement; sources that miss are read from the
-// register file, `file_read_ports` 32-bit reads per cycle (a 16-bit operand
-// costs half a read); results are written into the cache. The issue that
-// calibrates the core refines the mechanism; its place in the structure is here.
+// The model: a small fully associative cache of 32-bit registers tagged by
+// (simd, register), replacement from the config; sources that miss are read
+// from the register file through `file_read_ports` 32-bit ports (a 16-bit
+// operand takes half a port-cycle); results are written into the cache. The
+// ports work as a queue: an instruction may issue while at most one cycle of
+// reads is still queued ahead of it (the operand collector holds one
+// instruction), and its result is late by however long its own reads wait.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +25,13 @@ class RegisterCache {
 public:
     explicit RegisterCache(const RegisterCacheConfig& cfg);
 
-    // Looks up the instruction's register sources for `simd`, updates the
-    // cache, and returns the extra cycles the register-file reads take beyond
-    // the issue cycle (0 when the reads fit in one cycle).
-    std::uint32_t fetch_operands(std::uint32_t simd, const Instruction& inst);
+    // The first cycle at which the read ports can take another instruction.
+    std::uint64_t ports_free_at() const;
+    // Looks up the instruction's register sources for `simd`, issued at
+    // `now`, queues its misses on the read ports, updates the cache, and
+    // returns how many cycles late its operands are (0 when its reads finish
+    // within the issue cycle).
+    std::uint32_t fetch_operands(std::uint32_t simd, const Instruction& inst, std::uint64_t now);
 
     // Drops every entry of a simd that has finished.
     void evict_simd(std::uint32_t simd);
@@ -48,6 +53,7 @@ private:
     std::vector<Entry> entries_;
     VictimPicker victims_;
     std::uint32_t read_halves_per_cycle_;
+    std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
     std::uint64_t tick_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, file_read_halves_ = 0;
 };

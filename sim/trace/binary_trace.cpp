@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/common/errors.hpp"
 #include "sim/trace/binary_trace_file.hpp"
 #include "sim/trace/binary_trace_format.hpp"
 #include "sim/trace/binary_trace_records.hpp"
@@ -23,7 +24,9 @@ using binary_trace::SectionEntry;
 class BinaryStream final : public InstructionStream {
 public:
     BinaryStream(std::shared_ptr<const BinaryTraceFile> file, const SectionEntry& section)
-        : file_(std::move(file)), opcodes_(file_->opcodes()) {
+        : file_(std::move(file)),
+          opcodes_(file_->opcodes()),
+          last_id_(static_cast<std::uint16_t>(file_->opcode_table_size() - 1)) {
         repeats_.reserve(binary_trace::kMaxRepeatNesting);
         enter(section.first_chunk, 0);
     }
@@ -61,7 +64,7 @@ private:
             if (p_ == end_) enter(chunk_->index + 1, 0);
             switch (*p_ & 3u) {
                 case kInstructionRecord:
-                    p_ = decode_instruction(p_, opcodes_, current_);
+                    p_ = decode_instruction(p_, opcodes_, last_id_, current_);
                     ready_ = true;
                     return;
                 case kRepeatRecord:
@@ -71,6 +74,7 @@ private:
                     p_ += 5;
                     break;
                 case kEndRepeatRecord: {
+                    if (repeats_.empty()) changed();  // checked at open: the file changed since
                     Frame& f = repeats_.back();
                     if (f.remaining == 0) {
                         repeats_.pop_back();
@@ -89,8 +93,13 @@ private:
         }
     }
 
+    [[noreturn]] void changed() const {
+        throw InputError(file_->path(), "the trace changed after it was opened");
+    }
+
     std::shared_ptr<const BinaryTraceFile> file_;
     const isa::Opcode* opcodes_;
+    std::uint16_t last_id_;
     std::shared_ptr<const Chunk> chunk_;
     const unsigned char* p_ = nullptr;
     const unsigned char* end_ = nullptr;

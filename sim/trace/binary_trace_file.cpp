@@ -60,10 +60,8 @@ private:
 
 BinaryTraceFile::BinaryTraceFile(const std::string& path)
     : file_(std::make_shared<trace_detail::TraceFile>(path)) {
-    struct stat st {};
-    if (::fstat(file_->fd(), &st) != 0)
-        throw InputError(path, std::string("cannot read trace: ") + std::strerror(errno));
-    const auto size = static_cast<std::uint64_t>(st.st_size);
+    opened_ = identity();
+    const std::uint64_t size = opened_.size;
 
     unsigned char header[kHeaderBytes] = {};
     const std::size_t have = static_cast<std::size_t>(std::min<std::uint64_t>(size, kHeaderBytes));
@@ -87,6 +85,22 @@ BinaryTraceFile::~BinaryTraceFile() = default;
 
 const std::string& BinaryTraceFile::path() const {
     return file_->path();
+}
+
+BinaryTraceFile::Identity BinaryTraceFile::identity() const {
+    struct stat st {};
+    if (::fstat(file_->fd(), &st) != 0)
+        throw InputError(path(), std::string("cannot read trace: ") + std::strerror(errno));
+    auto ns = [](const timespec& t) { return std::int64_t{t.tv_sec} * 1000000000 + t.tv_nsec; };
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+            static_cast<std::uint64_t>(st.st_size), ns(st.st_mtim), ns(st.st_ctim)};
+}
+
+// The change time cannot be set back by a program, so an unchanged identity
+// means the bytes are those that were checked.
+void BinaryTraceFile::check_unchanged() const {
+    if (!(identity() == opened_))
+        throw InputError(path(), "the trace changed after it was opened");
 }
 
 void BinaryTraceFile::read(std::uint64_t offset, void* out, std::size_t size,
@@ -150,6 +164,9 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     const auto mnemonic_count = head.take<std::uint32_t>();
     head.take<std::uint32_t>();  // reserved
     chunk_count_ = head.take<std::uint64_t>();
+    if (mnemonic_count > 0x10000)
+        throw InputError(where, "corrupt index: " + std::to_string(mnemonic_count) +
+                                    " mnemonics (at most 65536)");
 
     // The launch, checked as the text format checks its `launch` line.
     if (launch_.threads_per_threadgroup < 1 || launch_.threads_per_threadgroup > 1024)
@@ -185,6 +202,9 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
                                         "' in the index (not in this agxsim's catalogue)");
         opcodes_.push_back(*op);
     }
+    mnemonic_count_ = opcodes_.size();
+    // Never empty, so that the stream decoder's clamped lookup stays inside.
+    if (opcodes_.empty()) opcodes_.push_back(0);
 
     sections_.resize(section_count);
     for (auto& s : sections_) {
@@ -249,7 +269,8 @@ ChunkEntry BinaryTraceFile::chunk_entry(std::uint64_t index) const {
     return e;
 }
 
-std::shared_ptr<const Chunk> BinaryTraceFile::decode_chunk(std::uint64_t index) const {
+std::shared_ptr<const Chunk> BinaryTraceFile::decode_chunk(std::uint64_t index,
+                                                           bool verify_checksum) const {
     const ChunkEntry e = chunk_entry(index);
     frame_.resize(e.compressed_bytes);
     read(e.offset, frame_.data(), frame_.size(), "chunk");
@@ -258,12 +279,13 @@ std::shared_ptr<const Chunk> BinaryTraceFile::decode_chunk(std::uint64_t index) 
     chunk->size = e.decoded_bytes;
     // Zero padding: the decoder may read a whole record's worth past any
     // record start without a bounds check.
-    chunk->bytes.reset(new unsigned char[e.decoded_bytes + kChunkPadding]());
+    chunk->bytes.reset(new unsigned char[e.decoded_bytes + kChunkPadding]);
+    std::memset(chunk->bytes.get() + e.decoded_bytes, 0, kChunkPadding);
     const std::string where = "chunk " + std::to_string(index) + " at byte " + hex_offset(e.offset);
     const std::string problem =
         decompressor_.decompress(frame_.data(), frame_.size(), chunk->bytes.get(), e.decoded_bytes);
     if (!problem.empty()) throw InputError(path(), where + ": corrupt frame: " + problem);
-    if (crc32(chunk->bytes.get(), e.decoded_bytes) != e.crc)
+    if (verify_checksum && crc32(chunk->bytes.get(), e.decoded_bytes) != e.crc)
         throw InputError(path(), where + ": corrupt frame (checksum mismatch)");
     return chunk;
 }
@@ -273,7 +295,9 @@ std::shared_ptr<const Chunk> BinaryTraceFile::chunk(std::uint64_t index) const {
     auto it = live_.find(index);
     if (it != live_.end())
         if (auto c = it->second.lock()) return c;
-    std::shared_ptr<const Chunk> c = decode_chunk(index);
+    check_unchanged();
+    if (index >= chunk_count_) throw InputError(path(), "the trace changed after it was opened");
+    std::shared_ptr<const Chunk> c = decode_chunk(index, false);
     live_[index] = c;
     recent_[next_recent_++ % kRecentChunks] = c;
     if (live_.size() > live_limit_) {
@@ -292,7 +316,11 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
     std::string problem;
     bool ended = false;
     for (std::uint64_t c = s.first_chunk; c < s.first_chunk + s.chunk_count; ++c) {
-        const auto chunk = this->chunk(c);
+        std::shared_ptr<const Chunk> chunk;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            chunk = decode_chunk(c, true);
+        }
         const unsigned char* base = chunk->bytes.get();
         const unsigned char* p = base;
         const unsigned char* end = base + chunk->size;
@@ -306,7 +334,7 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
             switch (tag & 3u) {
                 case kInstructionRecord: {
                     const unsigned char* next = check_instruction_record(
-                        p, end, opcodes(), opcodes_.size(), launch_.registers_halves, scratch, problem);
+                        p, end, opcodes(), mnemonic_count_, launch_.registers_halves, scratch, problem);
                     if (!next) fail(problem);
                     if (out) out->instruction(scratch);
                     p = next;

@@ -64,11 +64,16 @@ public:
     const std::string& kernel_name() const { return kernel_name_; }
     const std::vector<SectionEntry>& sections() const { return sections_; }  // by first simd
     const SectionEntry* find(std::uint32_t global_simd) const;
-    // Opcodes by the file's mnemonic ids.
+    // Opcodes by the file's mnemonic ids; never empty, and a stream's
+    // clamped lookups stay within opcode_table_size().
     const isa::Opcode* opcodes() const { return opcodes_.data(); }
+    std::size_t opcode_table_size() const { return opcodes_.size(); }
 
-    // The decoded chunk `index`. Thread-safe. Throws InputError if its frame
-    // is corrupt or its checksum does not match.
+    // The decoded chunk `index`, for streams: shared through the cache, and
+    // not checksummed again, since opening checked every chunk; instead the
+    // file must be the one that was checked (same inode, size, modification
+    // and change times). Thread-safe. Throws InputError if the file changed
+    // or the frame does not decode.
     std::shared_ptr<const Chunk> chunk(std::uint64_t index) const;
 
     // Decodes every record of section `section` (an index into sections()),
@@ -85,17 +90,30 @@ private:
     void read(std::uint64_t offset, void* out, std::size_t size, const char* what) const;
     void read_index(std::uint64_t file_size);
     ChunkEntry chunk_entry(std::uint64_t index) const;
-    std::shared_ptr<const Chunk> decode_chunk(std::uint64_t index) const;
+    // Caller holds mutex_ (the decompressor and frame buffer are shared).
+    std::shared_ptr<const Chunk> decode_chunk(std::uint64_t index, bool verify_checksum) const;
+    void check_unchanged() const;
     std::string describe(std::size_t section) const;
 
     std::shared_ptr<const trace_detail::TraceFile> file_;
     Launch launch_;
     std::string kernel_name_;
     std::vector<isa::Opcode> opcodes_;
+    std::size_t mnemonic_count_ = 0;  // in the file (opcodes_ has at least one entry)
     std::vector<SectionEntry> sections_;
     std::uint64_t chunk_count_ = 0;
     std::uint64_t chunk_table_offset_ = 0;  // in the file
     std::uint64_t index_offset_ = 0;        // chunks lie before it
+    struct Identity {
+        std::uint64_t device, inode, size;
+        std::int64_t modified_ns, changed_ns;
+        bool operator==(const Identity& o) const {
+            return device == o.device && inode == o.inode && size == o.size &&
+                   modified_ns == o.modified_ns && changed_ns == o.changed_ns;
+        }
+    };
+    Identity identity() const;
+    Identity opened_{};
 
     // The chunk cache: every chunk some stream still holds, found again by
     // its index, and the last few decoded, kept alive so that simds moving

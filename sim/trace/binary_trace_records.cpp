@@ -26,23 +26,33 @@ bool has_memory(const MemoryAccess& m) {
     return m.explicit_lanes || m.bytes_per_lane || m.base || m.stride;
 }
 
-std::string check_operand(const Operand& o, const char* role, unsigned i,
+// The quick test, run for every operand of every record when a trace is
+// opened; describe_operand() says what is wrong only when it fails.
+bool operand_ok(const Operand& o, std::uint32_t registers_halves) {
+    if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard)) return false;
+    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return true;
+    const unsigned end = o.first_half + o.halves;
+    return o.halves != 0 && o.halves <= kMaxHalves &&
+           end <= (o.kind == OperandKind::Reg ? registers_halves : kUniformHalves);
+}
+
+std::string describe_operand(const Operand& o, const char* role, unsigned i,
                           std::uint32_t registers_halves) {
-    const std::string who = std::string(role) + " " + std::to_string(i + 1);
+    auto who = [&] { return std::string(role) + " " + std::to_string(i + 1); };
     if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard))
-        return who + ": bad cache hint " + std::to_string(static_cast<unsigned>(o.hint));
-    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return "";
+        return who() + ": bad cache hint " + std::to_string(static_cast<unsigned>(o.hint));
+    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return {};
     if (o.halves == 0 || o.halves > kMaxHalves)
-        return who + ": bad width of " + std::to_string(o.halves) + " halves";
+        return who() + ": bad width of " + std::to_string(o.halves) + " halves";
     const unsigned end = o.first_half + o.halves;
     if (o.kind == OperandKind::Reg && end > registers_halves)
-        return who + ": register halves " + std::to_string(o.first_half) + ".." +
+        return who() + ": register halves " + std::to_string(o.first_half) + ".." +
                std::to_string(end - 1) + " out of range: launch declares " +
                std::to_string(registers_halves) + " half-registers";
     if (o.kind == OperandKind::Uniform && end > kUniformHalves)
-        return who + ": uniform halves " + std::to_string(o.first_half) + ".." +
+        return who() + ": uniform halves " + std::to_string(o.first_half) + ".." +
                std::to_string(end - 1) + " do not exist (u0..u255)";
-    return "";
+    return {};
 }
 
 }  // namespace
@@ -116,16 +126,19 @@ const unsigned char* check_instruction_record(const unsigned char* p, const unsi
                   std::to_string(mnemonics) + " mnemonics";
         return nullptr;
     }
-    const unsigned char* next = decode_instruction(p, opcodes, scratch);
+    const unsigned char* next =
+        decode_instruction(p, opcodes, static_cast<std::uint16_t>(mnemonics - 1), scratch);
     if (next > end) {
         problem = "instruction record cut by the end of its chunk";
         return nullptr;
     }
     const Instruction& in = scratch;
     for (unsigned i = 0; i < in.num_dst && problem.empty(); ++i)
-        problem = check_operand(in.dst[i], "destination", i, registers_halves);
+        if (!operand_ok(in.dst[i], registers_halves))
+            problem = describe_operand(in.dst[i], "destination", i, registers_halves);
     for (unsigned i = 0; i < in.num_src && problem.empty(); ++i)
-        problem = check_operand(in.src[i], "source", i, registers_halves);
+        if (!operand_ok(in.src[i], registers_halves))
+            problem = describe_operand(in.src[i], "source", i, registers_halves);
     if (problem.empty() && (tag & kHasSlot) && in.wait_slot >= kWaitSlots)
         problem = "wait slot " + std::to_string(in.wait_slot) + " out of range (0 or 1)";
     if (problem.empty() && in.mem.bytes_per_lane > kMaxBytesPerLane)

@@ -1,12 +1,15 @@
 // Encoding and decoding of the binary trace's instruction records
 // (binary_trace_format.hpp has the layout).
 //
-// decode_instruction() is the streams' hot path: it trusts its input, which
-// is a chunk whose checksum matched and whose records were all checked once
-// when the trace was opened (check_instruction_record), and it reads at most
-// kMaxInstructionRecord bytes, which the chunk's zero padding covers.
+// decode_instruction() is the streams' hot path. It does not check what it
+// decodes: every record was checked once when the trace was opened
+// (check_instruction_record). It is memory-safe on any bytes all the same
+// (it reads at most kMaxInstructionRecord bytes, which a chunk's zero
+// padding covers, and clamps counts and ids to their tables), so a file
+// changed behind the reader's back cannot make it write out of bounds.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -38,16 +41,17 @@ inline const unsigned char* decode_operand(const unsigned char* p, Operand& o) {
 }
 
 // Decodes the instruction record at `p` into `in`, mapping the file's
-// mnemonic ids to opcodes through `opcodes`; returns the byte after it.
+// mnemonic ids to opcodes through `opcodes` (ids 0..last_id); returns the
+// byte after it.
 // Every field of `in` is written, so it may be reused from record to record;
 // `in` must only keep the invariant that lanes are zero unless
 // mem.explicit_lanes (a default Instruction does).
 inline const unsigned char* decode_instruction(const unsigned char* p, const isa::Opcode* opcodes,
-                                               Instruction& in) {
+                                               std::uint16_t last_id, Instruction& in) {
     const std::uint8_t tag = p[0];
-    const unsigned num_dst = p[1] & 0x0fu;
-    const unsigned num_src = p[1] >> 4;
-    in.opcode = opcodes[load<std::uint16_t>(p + 2)];
+    const unsigned num_dst = std::min<unsigned>(p[1] & 0x0fu, in.dst.size());
+    const unsigned num_src = std::min<unsigned>(p[1] >> 4, in.src.size());
+    in.opcode = opcodes[std::min(load<std::uint16_t>(p + 2), last_id)];
     in.pc = load<std::uint32_t>(p + 4);
     p += 8;
     in.source_line = 0;

@@ -132,11 +132,12 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
     RegisterCacheConfig cfg{4, 1, "lru"};  // one 32-bit read per cycle
     RegisterCache rc(cfg);
     Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
-    CHECK(rc.fetch_operands(0, fma) == 2);  // three misses, one per cycle: 2 extra
-    CHECK(rc.fetch_operands(0, fma) == 0);  // all cached now
+    CHECK(rc.fetch_operands(0, fma, 0) == 2);  // three misses, one per cycle: done in cycle 3, 2 late
+    CHECK(rc.ports_free_at() == 2);            // one cycle of reads may stay queued
+    CHECK(rc.fetch_operands(0, fma, 10) == 0);  // all cached now
     Instruction discard = make_instruction("fadd32", {reg32(4), reg32(1, CacheHint::Discard), reg32(2)});
-    CHECK(rc.fetch_operands(0, discard) == 0);
-    CHECK(rc.fetch_operands(0, discard) == 0);  // r1 missed: one read fits the port
+    CHECK(rc.fetch_operands(0, discard, 20) == 0);
+    CHECK(rc.fetch_operands(0, discard, 30) == 0);  // r1 missed: one read fits the issue cycle
     CHECK(rc.misses() == 4);
 }
 

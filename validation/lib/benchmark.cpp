@@ -69,6 +69,7 @@ nlohmann::json to_json(const BenchmarkDefinition& b) {
             {"simds_per_core", b.simds_per_core},
             {"register_bits", b.register_bits},
             {"repetitions", b.repetitions},
+            {"unroll", b.unroll},
             {"operand_shape", operand_shape_name(b.operand_shape)},
             {"overhead_cycles", b.overhead_cycles},
             {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
@@ -76,7 +77,8 @@ nlohmann::json to_json(const BenchmarkDefinition& b) {
 
 BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where) {
     static const std::set<std::string> known = {"name", "body", "ilp", "simds_per_core", "register_bits",
-                                                "repetitions", "operand_shape", "overhead_cycles", "method"};
+                                                "repetitions", "unroll", "operand_shape", "overhead_cycles",
+                                                "method"};
     if (!j.is_object()) throw InputError(where, "a benchmark must be a JSON object");
     for (const auto& [k, v] : j.items())
         if (!known.count(k)) throw InputError(where + "." + k, "unknown key");
@@ -91,6 +93,11 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
     if (b.register_bits != 16 && b.register_bits != 32)
         throw InputError(where + ".register_bits", "expected 16 or 32");
     b.repetitions = positive(j, "repetitions", where, 1u << 30);
+    if (j.contains("unroll")) {
+        const auto& u = j.at("unroll");
+        if (!u.is_number_unsigned()) throw InputError(where + ".unroll", "expected an integer (0: fully unrolled)");
+        b.unroll = u.get<std::uint32_t>();
+    }
     if (j.contains("operand_shape"))
         b.operand_shape = shape_from(get<std::string>(j, "operand_shape", where), where + ".operand_shape");
     if (j.contains("overhead_cycles")) {

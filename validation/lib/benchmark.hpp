@@ -38,6 +38,10 @@ struct BenchmarkDefinition {
     std::uint32_t simds_per_core = 4;
     std::uint32_t register_bits = 32; // 16 or 32: width of the live values
     std::uint32_t repetitions = 1440;
+    // Repetitions per copy of the code: the kernel is a loop of `unroll`
+    // unrolled repetitions (the tables' "optimal repetitions"), run until
+    // `repetitions` are done. The code size follows `unroll`. 0: fully unrolled.
+    std::uint32_t unroll = 0;
     OperandShape operand_shape = OperandShape::Distinct;
     // The kernel's own fixed cost in cycles outside the repeated body (launch,
     // argument loads, completion), as the control group measures it.

@@ -171,12 +171,13 @@ MeasurementFile import_reference_csv(const std::string& path) {
                              definition(op, body, bits, m.throughput, 0)),
                    col(1), where, "throughput_cycles");
             if (c.size() >= 5) {
-                KindParameters p = m.latency;
-                const auto reps = repetitions_of(col(4));
-                if (reps) p.repetitions = reps;
-                im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency,
-                                 definition(op, body, bits, p, m.overhead(bits))),
-                       reps ? col(3) : std::string(), where, "latency_raw_max");
+                // The figure is normalised to the method's repetitions (the
+                // control group's "virtual repetitions"); the optimal count
+                // is the unroll, which sets the code size.
+                auto def = definition(op, body, bits, m.latency, m.overhead(bits));
+                def.unroll = repetitions_of(col(4));
+                im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency, def),
+                       def.unroll ? col(3) : std::string(), where, "latency_raw_max");
             }
         } else if (header == "instructions,ilp,simds_per_core,cycles_32bit,cycles_16bit") {
             KindParameters p = m.ilp_occupancy;

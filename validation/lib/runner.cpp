@@ -23,6 +23,7 @@ struct Job {
 struct Outcome {
     Cycle cycles = 0;
     std::uint64_t instructions = 0;
+    unsigned simds = 0;
     std::string error;
 };
 
@@ -32,7 +33,8 @@ struct Outcome {
     try {
         SuiteWorkload w(def, cfg.core, reps);
         const RunResult r = simulate(cfg, w, {});
-        out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions);
+        out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions) + " " +
+              std::to_string(w.simds_per_core());
     } catch (const std::exception& e) {
         out = std::string("! ") + e.what();
     }
@@ -49,8 +51,8 @@ Outcome parse(const std::string& text) {
     Outcome o;
     if (text.rfind("! ", 0) == 0) {
         o.error = text.substr(2);
-    } else if (std::sscanf(text.c_str(), "%llu %llu", reinterpret_cast<unsigned long long*>(&o.cycles),
-                           reinterpret_cast<unsigned long long*>(&o.instructions)) != 2) {
+    } else if (std::sscanf(text.c_str(), "%llu %llu %u", reinterpret_cast<unsigned long long*>(&o.cycles),
+                           reinterpret_cast<unsigned long long*>(&o.instructions), &o.simds) != 3) {
         o.error = "simulation process ended without a result";
     }
     return o;
@@ -59,9 +61,8 @@ Outcome parse(const std::string& text) {
 }  // namespace
 
 double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, Cycle cycles,
-                          std::uint32_t repetitions) {
-    return static_cast<double>(cycles) * schedulers /
-           (static_cast<double>(repetitions) * def.ilp * def.simds_per_core);
+                          std::uint32_t repetitions, unsigned simds) {
+    return static_cast<double>(cycles) * schedulers / (static_cast<double>(repetitions) * def.ilp * simds);
 }
 
 std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
@@ -123,7 +124,7 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
         if (def.method == BenchmarkDefinition::Method::Total) {
             f.cycles = o.cycles;
             f.simd_instructions = o.instructions;
-            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles, def.repetitions);
+            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles, def.repetitions, o.simds);
         } else if (jobs[j].repetitions == def.repetitions) {
             f.cycles = o.cycles;  // the N run; the 2N run follows in the job list
         } else {
@@ -131,7 +132,7 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
             f.cycles = o.cycles;
             f.simd_instructions = o.instructions;
             f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles > base ? o.cycles - base : 0,
-                                         def.repetitions);
+                                         def.repetitions, o.simds);
         }
     }
     return figures;

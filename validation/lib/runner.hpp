@@ -24,8 +24,9 @@ struct SimulatedFigure {
 std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
                                                  const std::vector<BenchmarkDefinition>& defs, unsigned parallel);
 
-// The figure of one run, from its cycles (exposed for tests).
+// The figure of one run, from its cycles and the simds it ran at: cycles per
+// body per scheduler (exposed for tests).
 double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, Cycle cycles,
-                          std::uint32_t repetitions);
+                          std::uint32_t repetitions, unsigned simds);
 
 }  // namespace agx::validation

@@ -52,8 +52,8 @@ struct Step {
 
 class RepeatStream : public InstructionStream {
 public:
-    RepeatStream(const std::vector<Instruction>& rep, std::uint32_t reps, std::uint32_t rep_bytes)
-        : rep_(rep), left_(rep.empty() ? 0 : reps), rep_bytes_(rep_bytes) {
+    RepeatStream(const std::vector<Instruction>& rep, std::uint32_t reps, std::uint32_t unroll, std::uint32_t rep_bytes)
+        : rep_(rep), left_(rep.empty() ? 0 : reps), unroll_(unroll), rep_bytes_(rep_bytes) {
         if (left_) load();
     }
     const Instruction* peek() override { return left_ ? &current_ : nullptr; }
@@ -61,14 +61,15 @@ public:
         if (++pos_ == rep_.size()) {
             pos_ = 0;
             --left_;
-            pc_base_ += rep_bytes_;
+            // The loop branches back after `unroll` repetitions.
+            pc_base_ = ++done_ % unroll_ == 0 ? 0 : pc_base_ + rep_bytes_;
         }
         if (left_) load();
     }
 
 private:
-    // The kernel is unrolled: each repetition has code of its own, so the
-    // instruction cache sees the kernel's real size.
+    // The kernel is unrolled: each repetition of a loop iteration has code of
+    // its own, so the instruction cache sees the kernel's real size.
     void load() {
         current_ = rep_[pos_];
         current_.pc += pc_base_;
@@ -76,6 +77,8 @@ private:
     const std::vector<Instruction>& rep_;
     std::size_t pos_ = 0;
     std::uint32_t left_;
+    std::uint32_t unroll_;
+    std::uint32_t done_ = 0;
     std::uint32_t rep_bytes_;
     std::uint32_t pc_base_ = 0;
     Instruction current_;
@@ -84,7 +87,9 @@ private:
 }  // namespace
 
 SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions)
-    : name_(def.name), repetitions_(repetitions) {
+    : name_(def.name),
+      repetitions_(repetitions),
+      unroll_(def.unroll ? std::min(def.unroll, repetitions) : repetitions) {
     const auto& cat = isa::Catalogue::instance();
 
     // The body's machine instructions and their sub-chains.
@@ -134,69 +139,84 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
         for (auto& set : other)
             for (const auto& [key, unused] : other_sources) set[key] = alloc.take(key.second);
 
-    // One repetition: for each step, every chain's copy (chains interleave,
-    // as a compiler schedules independent work).
+    // One repetition, as a list scheduler would order it: every (chain,
+    // sub-chain) pair is an independent stream of steps, and the streams take
+    // turns, so independent work interleaves (the pipes overlap) and
+    // dependent steps stand as far apart as the parallelism allows.
+    std::vector<std::vector<std::size_t>> stream_steps(subchains);
+    for (std::size_t i = 0; i < steps.size(); ++i) stream_steps[steps[i].subchain].push_back(i);
+    std::size_t longest = 0;
+    for (const auto& st : stream_steps) longest = std::max(longest, st.size());
     std::uint32_t pc = 0;
-    for (const Step& s : steps) {
-        const auto& info = cat.info(s.opcode);
-        for (std::uint32_t c = 0; c < def.ilp; ++c) {
-            Instruction in;
-            in.opcode = s.opcode;
-            in.pc = pc;
-            pc += info.encoded_bytes;
-            const std::uint16_t mine = live[c][s.subchain];
-            bool first_src = true;
-            std::size_t position = 0;
-            const auto& set = other[def.operand_shape == OperandShape::SeveralLive ? c : 0];
-            for (const auto& spec : info.operands) {
-                if (spec.optional) continue;
-                const std::uint8_t w = width_of(spec, def.register_bits);
-                if (spec.role == isa::OperandRole::Dst) {
-                    if (in.num_dst < in.dst.size()) in.dst[in.num_dst++] = reg(mine, w);
-                    continue;
+    for (std::size_t round = 0; round < longest; ++round)
+        for (std::uint32_t c = 0; c < def.ilp; ++c)
+            for (std::uint32_t k = 0; k < subchains; ++k) {
+                if (round >= stream_steps[k].size()) continue;
+                const Step& s = steps[stream_steps[k][round]];
+                const auto& info = cat.info(s.opcode);
+                Instruction in;
+                in.opcode = s.opcode;
+                in.pc = pc;
+                pc += info.encoded_bytes;
+                const std::uint16_t mine = live[c][s.subchain];
+                bool first_src = true;
+                std::size_t position = 0;
+                const auto& set = other[def.operand_shape == OperandShape::SeveralLive ? c : 0];
+                for (const auto& spec : info.operands) {
+                    if (spec.optional) continue;
+                    const std::uint8_t w = width_of(spec, def.register_bits);
+                    if (spec.role == isa::OperandRole::Dst) {
+                        if (in.num_dst < in.dst.size()) in.dst[in.num_dst++] = reg(mine, w);
+                        continue;
+                    }
+                    if (in.num_src >= in.src.size()) continue;
+                    if (!spec.allow_register) {
+                        in.src[in.num_src++] = immediate();
+                    } else if (first_src) {
+                        in.src[in.num_src++] = reg(mine, w);
+                        first_src = false;
+                    } else if (def.operand_shape == OperandShape::SelfReuse) {
+                        // x * x + 1: the live value again, and an immediate last.
+                        const bool last = &spec == &info.operands.back() && spec.allow_immediate;
+                        in.src[in.num_src++] = last ? immediate() : reg(mine, w);
+                        ++position;
+                    } else {
+                        in.src[in.num_src++] = reg(set.at({position++, w}), w);
+                    }
                 }
-                if (in.num_src >= in.src.size()) continue;
-                if (!spec.allow_register) {
-                    in.src[in.num_src++] = immediate();
-                } else if (first_src) {
-                    in.src[in.num_src++] = reg(mine, w);
-                    first_src = false;
-                } else if (def.operand_shape == OperandShape::SelfReuse) {
-                    // x * x + 1: the live value again, and an immediate last.
-                    const bool last = &spec == &info.operands.back() && spec.allow_immediate;
-                    in.src[in.num_src++] = last ? immediate() : reg(mine, w);
-                    ++position;
-                } else {
-                    in.src[in.num_src++] = reg(set.at({position++, w}), w);
-                }
+                rep_.push_back(in);
             }
-            rep_.push_back(in);
-        }
-    }
     rep_bytes_ = pc;
 
     // The launch: simds_per_core resident simds on one core, in threadgroups
-    // of at most 32 simds (1024 threads).
+    // of at most 32 simds (1024 threads). A throughput (steady) benchmark runs
+    // at whatever occupancy its registers allow, up to the definition's, as
+    // the hardware does; any other must get the occupancy it names.
+    const std::uint32_t granule = std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
+    launch_.registers_halves = std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
+    const std::uint32_t fits = std::min(core.max_resident_simds, core.register_file.size_bytes /
+                                                                     (2u * launch_.registers_halves * core.simd_width));
+    simds_ = def.simds_per_core;
+    if (fits < simds_) {
+        if (def.method != BenchmarkDefinition::Method::Steady || fits < core.schedulers)
+            throw InputError(def.name, "the kernel needs " + std::to_string(launch_.registers_halves) +
+                                           " half-registers per thread, too many for " +
+                                           std::to_string(def.simds_per_core) + " resident simds per core");
+        simds_ = fits / core.schedulers * core.schedulers;
+    }
     std::uint32_t group_simds = 1;
-    for (std::uint32_t g = std::min<std::uint32_t>(def.simds_per_core, 32); g >= 1; --g)
-        if (def.simds_per_core % g == 0) {
+    for (std::uint32_t g = std::min<std::uint32_t>(simds_, 32); g >= 1; --g)
+        if (simds_ % g == 0) {
             group_simds = g;
             break;
         }
-    const std::uint32_t granule = std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
     launch_.threads_per_threadgroup = group_simds * core.simd_width;
-    launch_.threadgroups = def.simds_per_core / group_simds;
-    launch_.registers_halves = std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
+    launch_.threadgroups = simds_ / group_simds;
     launch_.overhead_cycles = static_cast<std::uint32_t>(def.overhead_cycles + 0.5);
-    const std::uint32_t fits = core.register_file.size_bytes / (2u * launch_.registers_halves * core.simd_width);
-    if (std::min(fits, core.max_resident_simds) < def.simds_per_core)
-        throw InputError(def.name, "the kernel needs " + std::to_string(launch_.registers_halves) +
-                                       " half-registers per thread, too many for " +
-                                       std::to_string(def.simds_per_core) + " resident simds per core");
 }
 
 std::unique_ptr<InstructionStream> SuiteWorkload::open(std::uint32_t, std::uint32_t) {
-    return std::make_unique<RepeatStream>(rep_, repetitions_, rep_bytes_);
+    return std::make_unique<RepeatStream>(rep_, repetitions_, unroll_, rep_bytes_);
 }
 
 }  // namespace agx::validation

@@ -26,12 +26,14 @@ public:
     // The measured kernels ran ~250 waves: all but the first found the code
     // in the L2, so the simulated wave does too.
     std::uint64_t code_resident_in_l2() const override {
-        return static_cast<std::uint64_t>(rep_bytes_) * repetitions_;
+        return static_cast<std::uint64_t>(rep_bytes_) * unroll_;
     }
 
     // One repetition: the body for every chain, in issue order.
     const std::vector<Instruction>& repetition() const { return rep_; }
     std::uint32_t repetitions() const { return repetitions_; }
+    // Resident simds per core the kernel runs at (see the constructor).
+    std::uint32_t simds_per_core() const { return simds_; }
     std::uint32_t repetition_bytes() const { return rep_bytes_; }
 
 private:
@@ -39,7 +41,9 @@ private:
     Launch launch_;
     std::vector<Instruction> rep_;
     std::uint32_t repetitions_;
+    std::uint32_t unroll_;
     std::uint32_t rep_bytes_ = 0;
+    std::uint32_t simds_ = 0;
 };
 
 }  // namespace agx::validation
