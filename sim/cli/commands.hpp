@@ -25,5 +25,6 @@ void add_trace_command(CLI::App& app, Action& action);
 CLI::App* trace_group(CLI::App& app);
 void add_validate_command(CLI::App& app, Action& action);
 void add_data_command(CLI::App& app, Action& action);
+void add_suite_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -177,9 +177,9 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
-    if (info.unit == Unit::IntComplex) blocks_.sfu->issue(now, t.issue_interval);
+    const Cycle sfu_wait = info.unit == Unit::IntComplex ? blocks_.sfu->issue(now, t.issue_interval) : 0;
 
-    Cycle ready = now + fetch_extra + t.latency;
+    Cycle ready = now + std::max<Cycle>(fetch_extra, sfu_wait) + t.latency;
     if (info.memory == isa::MemorySpace::Device) {
         const MemoryIssue m = blocks_.lsu->issue(in, info.is_store, now + fetch_extra + t.latency);
         ready = m.complete;

@@ -21,17 +21,25 @@ public:
     SharedSfu(unsigned schedulers, unsigned lanes, unsigned simd_width)
         : units_per_cycle_(static_cast<std::uint64_t>(schedulers) * lanes), simd_width_(simd_width) {}
 
-    // The first cycle in which a new instruction can start on the SFUs: the
-    // one in which the previous one finishes (it starts the moment the lanes
-    // free up, part-way through the cycle, so fractional occupancy adds up).
-    Cycle free_at() const { return busy_until_ / units_per_cycle_; }
+    // The first cycle in which a new instruction can be handed to the SFUs.
+    // The lanes take the next instruction the moment they free up, part-way
+    // through a cycle, so fractional occupancy adds up; and a small queue in
+    // front of them holds up to one cycle of work, so schedulers arriving a
+    // cycle apart do not leave the shared lanes idle.
+    Cycle free_at() const {
+        const Cycle busy = busy_until_ / units_per_cycle_;
+        return busy > 0 ? busy - 1 : 0;
+    }
 
-    void issue(Cycle now, std::uint32_t issue_interval) {
+    // Hands an instruction over at `now`; returns the cycles it waits in the
+    // queue before its lanes start, which delay its result.
+    Cycle issue(Cycle now, std::uint32_t issue_interval) {
         const std::uint64_t start = std::max(busy_until_, now * units_per_cycle_);
         const std::uint64_t cost = static_cast<std::uint64_t>(issue_interval) * simd_width_;
         busy_until_ = start + cost;
         busy_units_ += cost;
         ++issued_;
+        return (start - now * units_per_cycle_) / units_per_cycle_;
     }
 
     std::uint64_t issued() const { return issued_; }

@@ -117,15 +117,15 @@ TEST_CASE("scoreboard tracks 16-bit halves inside 32-bit registers") {
 
 TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lanes") {
     SharedSfu sfu(4, 32, 32);
-    sfu.issue(0, 6);
-    CHECK(sfu.free_at() == 1);  // busy until 1.5: the next starts in cycle 1, at 1.5
-    sfu.issue(1, 6);
-    CHECK(sfu.free_at() == 3);  // 1.5 + 1.5 = 3.0
-    sfu.issue(3, 6);
-    CHECK(sfu.free_at() == 4);  // 4.5: two RECIPs per three cycles on average
+    CHECK(sfu.issue(0, 6) == 0);  // lanes busy until 1.5
+    CHECK(sfu.free_at() == 0);    // the queue in front takes one more at once
+    CHECK(sfu.issue(0, 6) == 1);  // it starts at 1.5: one whole cycle late
+    CHECK(sfu.free_at() == 2);    // busy until 3.0
+    CHECK(sfu.issue(2, 6) == 1);  // starts at 3.0
+    CHECK(sfu.busy_cycles() == Approx(4.5));  // three RECIPs, 1.5 cycles each
     SharedSfu narrow(4, 16, 32);  // half the lanes: an IMAD takes two cycles
     narrow.issue(0, 4);
-    CHECK(narrow.free_at() == 2);
+    CHECK(narrow.free_at() == 1);
 }
 
 TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read ports cost cycles") {

@@ -1,0 +1,77 @@
+// `agxsim suite run`: simulate one benchmark of a measurement file (or a
+// reference CSV) in this process and print where its cycles went, the tool
+// for understanding a row that `agxsim validate` gets wrong.
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/output_file.hpp"
+#include "sim/cli/summary.hpp"
+#include "sim/common/errors.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/model/simulation.hpp"
+#include "validation/lib/measurement.hpp"
+#include "validation/lib/runner.hpp"
+#include "validation/lib/suite_workload.hpp"
+
+namespace agx::cli {
+
+namespace {
+struct SuiteArgs {
+    std::string id;
+    std::string measurements;
+    std::string config = "m1-max";
+    std::vector<std::string> overrides;
+    std::string stats;
+    std::uint32_t repetitions = 0;
+};
+
+int run_one(const SuiteArgs& args) {
+    using namespace agx::validation;
+    const MachineConfig cfg = load_config(args.config, args.overrides);
+    const MeasurementFile file = read_measurements(args.measurements);
+    const Measurement* found = nullptr;
+    for (const auto& m : file.records)
+        if (m.id == args.id || (!found && m.id.find(args.id) != std::string::npos && m.chip == cfg.name)) found = &m;
+    if (!found) throw InputError(args.measurements, "no figure with id '" + args.id + "' for " + cfg.name);
+    const BenchmarkDefinition& def = found->benchmark;
+    const std::uint32_t reps = args.repetitions ? args.repetitions : def.repetitions;
+    std::unique_ptr<OutputFile> stats_file;
+    if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
+    SuiteWorkload w(def, cfg.core, reps);
+    const RunResult r = simulate(cfg, w, {});
+    std::cout << found->id << ": " << def.body_label() << ", ILP " << def.ilp << ", " << w.simds_per_core()
+              << " simds/core, " << def.register_bits << "-bit, " << operand_shape_name(def.operand_shape) << ", "
+              << reps << " repetitions\n";
+    std::cout << "  figure of this run (total method): "
+              << figure_from_cycles(def, cfg.core.schedulers, r.cycles, reps, w.simds_per_core())
+              << " cycles per body per scheduler; measured " << (found->raw.empty() ? "-" : found->raw) << "\n";
+    print_summary(std::cout, cfg, w, r);
+    if (stats_file) {
+        stats_file->stream() << std::setw(2) << r.stats << "\n";
+        stats_file->commit();
+    }
+    return kExitOk;
+}
+}  // namespace
+
+void add_suite_command(CLI::App& app, Action& action) {
+    CLI::App* cmd = app.add_subcommand("suite", "Benchmark suite");
+    cmd->require_subcommand(1);
+    auto args = std::make_shared<SuiteArgs>();
+    CLI::App* run = cmd->add_subcommand("run", "Simulate one benchmark of a measurement file and show its cycles");
+    run->add_option("id", args->id, "Figure id, or a part of it (first match for the config's chip)")->required();
+    run->add_option("-m,--measurements", args->measurements, "Measurement file or reference CSV")
+        ->required()
+        ->check(CLI::ExistingFile);
+    run->add_option("-c,--config", args->config, "Machine")->capture_default_str();
+    run->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
+    run->add_option("--repetitions", args->repetitions, "Override the benchmark's repetitions");
+    run->add_option("--stats", args->stats, "Write the run's statistics as JSON");
+    run->callback([args, &action] { action = [args] { return run_one(*args); }; });
+}
+
+}  // namespace agx::cli
