@@ -10,7 +10,7 @@ const char* operand_shape_name(OperandShape s) {
     switch (s) {
         case OperandShape::Distinct: return "x*y+z";
         case OperandShape::SelfReuse: return "x*x+1";
-        case OperandShape::SeveralLive: return "several_live";
+        case OperandShape::Vec4Groups: return "vec4_groups";
     }
     return "?";
 }
@@ -18,9 +18,9 @@ const char* operand_shape_name(OperandShape s) {
 namespace {
 
 OperandShape shape_from(const std::string& s, const std::string& where) {
-    for (OperandShape v : {OperandShape::Distinct, OperandShape::SelfReuse, OperandShape::SeveralLive})
+    for (OperandShape v : {OperandShape::Distinct, OperandShape::SelfReuse, OperandShape::Vec4Groups})
         if (s == operand_shape_name(v)) return v;
-    throw InputError(where, "unknown operand_shape '" + s + "' (x*y+z, x*x+1 or several_live)");
+    throw InputError(where, "unknown operand_shape '" + s + "' (x*y+z, x*x+1 or vec4_groups)");
 }
 
 template <typename T>

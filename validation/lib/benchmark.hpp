@@ -27,7 +27,11 @@ struct BodyItem {
 enum class OperandShape : std::uint8_t {
     Distinct,     // x = x * y + z: y, z are other registers (constants shared by the chains)
     SelfReuse,    // x = x * x + 1: every register source is the live value, the last source an immediate
-    SeveralLive,  // ilp_occupancy.csv's older kernel: each chain reads its own further live registers
+    // ilp_occupancy.csv's kernel (metal-benchmarks' instruction/register-cache
+    // benchmark): six 4-wide vectors, 24 scalar operations per group, each
+    // reading its own component and a recently written one, in a dependency
+    // pattern that gives the ILP; `ilp` selects the pattern (1-4), not copies.
+    Vec4Groups,
 };
 const char* operand_shape_name(OperandShape s);
 
@@ -54,6 +58,9 @@ struct BenchmarkDefinition {
 
     // The body as the reference tables name it: "IMUL32 + 3 IADD32".
     std::string body_label() const;
+    // Bodies executed per repetition: `ilp` interleaved copies, except for
+    // the vec4 shape whose repetition is one scalar operation.
+    std::uint32_t bodies_per_repetition() const { return operand_shape == OperandShape::Vec4Groups ? 1 : ilp; }
 };
 
 nlohmann::json to_json(const BenchmarkDefinition& b);

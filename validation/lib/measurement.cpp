@@ -50,9 +50,13 @@ nlohmann::json to_json(const MeasurementFile& f) {
                             {"raw", m.raw},
                             {"unit", m.unit},
                             {"provenance", m.provenance}};
+        if (!m.probe.is_null() && !m.probe.empty()) r["probe"] = m.probe;
         records.push_back(std::move(r));
     }
-    return {{"format", kFormat}, {"version", kVersion}, {"description", f.description}, {"records", records}};
+    nlohmann::json j = {{"format", kFormat}, {"version", kVersion}, {"description", f.description}};
+    if (!f.probe.is_null() && !f.probe.empty()) j["probe"] = f.probe;
+    j["records"] = std::move(records);
+    return j;
 }
 
 void write_measurements(const MeasurementFile& f, std::ostream& out) { out << std::setw(1) << to_json(f) << "\n"; }
@@ -75,6 +79,10 @@ MeasurementFile read_measurements(const std::string& path) {
                                    " is not supported (this agxsim reads version 1)");
     MeasurementFile f;
     f.description = j.value("description", "");
+    if (j.contains("probe")) {
+        if (!j.at("probe").is_object()) throw InputError(path + ": probe", "expected an object");
+        f.probe = j.at("probe");
+    }
     if (!j.contains("records") || !j.at("records").is_array()) throw InputError(path, "records: missing or not an array");
     std::set<std::string> ids;
     std::size_t i = 0;
@@ -102,6 +110,10 @@ MeasurementFile read_measurements(const std::string& path) {
         m.unit = str(r, "unit", where);
         if (m.unit != "cycles") throw InputError(where + ".unit", "only \"cycles\" is supported");
         m.provenance = str(r, "provenance", where);
+        if (r.contains("probe")) {
+            if (!r.at("probe").is_object()) throw InputError(where + ".probe", "expected an object");
+            m.probe = r.at("probe");
+        }
         f.records.push_back(std::move(m));
     }
     return f;

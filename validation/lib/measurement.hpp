@@ -28,6 +28,9 @@ struct Measurement {
     std::string raw;                // the value as the source wrote it
     std::string unit = "cycles";
     std::string provenance;
+    // What the Metal probe recorded about this figure (device, clock, trials,
+    // pipelines); written when not empty, read back when present.
+    nlohmann::json probe;
 
     // Only exact figures count in the error statistics.
     bool exact() const { return value.has_value() && qualifier.empty(); }
@@ -36,6 +39,7 @@ struct Measurement {
 struct MeasurementFile {
     std::string description;
     std::vector<Measurement> records;
+    nlohmann::json probe;  // the probe's run as a whole; written when not empty
 };
 
 nlohmann::json to_json(const MeasurementFile& f);

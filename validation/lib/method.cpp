@@ -27,7 +27,7 @@ KindParameters kind(const nlohmann::json& j, const char* key, const std::string&
         p.method = k.at("method").get<std::string>() == "steady" ? BenchmarkDefinition::Method::Steady
                                                                  : BenchmarkDefinition::Method::Total;
         const std::string shape = k.value("operand_shape", "x*y+z");
-        p.operand_shape = shape == "several_live" ? OperandShape::SeveralLive
+        p.operand_shape = shape == "vec4_groups" ? OperandShape::Vec4Groups
                           : shape == "x*x+1"      ? OperandShape::SelfReuse
                                                   : OperandShape::Distinct;
     } catch (const nlohmann::json::exception& e) {

@@ -7,8 +7,6 @@
 
 namespace agx::validation {
 
-namespace {
-
 // Hands out register halves, aligned to the value's width.
 class RegisterAllocator {
 public:
@@ -24,6 +22,8 @@ public:
 private:
     std::uint16_t next_ = 0;
 };
+
+namespace {
 
 Operand reg(std::uint16_t first_half, std::uint8_t halves) {
     Operand o;
@@ -84,12 +84,89 @@ private:
     Instruction current_;
 };
 
+// The ilp_occupancy kernel's groups (see OperandShape::Vec4Groups): scalar k
+// of vector v is register index 4 * v + k. Each entry is (destination = own
+// value, other source).
+std::vector<std::pair<int, int>> vec4_group(std::uint32_t ilp) {
+    std::vector<std::pair<int, int>> ops;
+    auto at = [](int v, int k) { return 4 * v + k; };
+    if (ilp >= 4) {
+        // Whole-vector operations: a = a op b over three vectors, twice.
+        const int order[6][2] = {{0, 2}, {1, 0}, {2, 1}, {0, 2}, {1, 0}, {2, 1}};
+        for (const auto& o : order)
+            for (int k = 0; k < 4; ++k) ops.push_back({at(o[0], k), at(o[1], k)});
+        return ops;
+    }
+    for (int v = 0; v < 6; ++v) {
+        const int prev = (v + 5) % 6;
+        if (ilp == 1) {  // one chain through all 24 operations
+            ops.push_back({at(v, 0), at(prev, 3)});
+            for (int k = 1; k < 4; ++k) ops.push_back({at(v, k), at(v, k - 1)});
+        } else if (ilp == 2) {  // two interleaved chains
+            ops.push_back({at(v, 0), at(prev, 2)});
+            ops.push_back({at(v, 1), at(prev, 3)});
+            ops.push_back({at(v, 2), at(v, 0)});
+            ops.push_back({at(v, 3), at(v, 1)});
+        } else {  // three chains
+            ops.push_back({at(v, 0), at(prev, 1)});
+            ops.push_back({at(v, 1), at(prev, 2)});
+            ops.push_back({at(v, 2), at(prev, 3)});
+            ops.push_back({at(v, 3), at(v, 0)});
+        }
+    }
+    return ops;
+}
+
 }  // namespace
 
 SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions)
     : name_(def.name),
       repetitions_(repetitions),
       unroll_(def.unroll ? std::min(def.unroll, repetitions) : repetitions) {
+    const auto& cat = isa::Catalogue::instance();
+    RegisterAllocator alloc;
+    if (def.operand_shape == OperandShape::Vec4Groups)
+        build_vec4_groups(def, alloc);
+    else
+        build_chains(def, alloc);
+    place(def, core, alloc);
+}
+
+void SuiteWorkload::build_vec4_groups(const BenchmarkDefinition& def, RegisterAllocator& alloc) {
+    const auto& cat = isa::Catalogue::instance();
+    if (def.body.size() != 1) throw InputError(def.name, "the vec4_groups shape takes a body of one operation");
+    const auto expansion = expand_operation(def.body[0].op, def.register_bits, def.name);
+    if (expansion.size() != 1) throw InputError(def.name, "the vec4_groups shape takes a single-instruction operation");
+    const auto op = cat.find(expansion[0].mnemonic);
+    if (!op) throw InputError(def.name, "unknown instruction " + std::string(expansion[0].mnemonic));
+    const auto& info = cat.info(*op);
+    const std::uint8_t w = static_cast<std::uint8_t>(def.register_bits / 16);
+    std::vector<std::uint16_t> reg_of(24);
+    for (auto& r : reg_of) r = alloc.take(w);
+    std::uint32_t pc = 0;
+    for (const auto& [own, other] : vec4_group(def.ilp)) {
+        Instruction in;
+        in.opcode = *op;
+        in.pc = pc;
+        pc += info.encoded_bytes;
+        in.dst[in.num_dst++] = reg(reg_of[own], w);
+        in.src[in.num_src++] = reg(reg_of[own], w);
+        in.src[in.num_src++] = reg(reg_of[other], w);
+        // A three-source operation (FFMA) reads a third distinct register:
+        // the component after `other` (ilp_occupancy.csv notes).
+        std::size_t sources = 0;
+        for (const auto& spec : info.operands) sources += spec.role == isa::OperandRole::Src && !spec.optional;
+        if (sources >= 3) in.src[in.num_src++] = reg(reg_of[(other / 4) * 4 + (other + 1) % 4], w);
+        rep_.push_back(in);
+    }
+    rep_bytes_ = pc;
+    // A repetition of the definition is one scalar operation; ours is a group.
+    const auto per = static_cast<std::uint32_t>(rep_.size());
+    repetitions_ = (repetitions_ + per - 1) / per;
+    unroll_ = std::max<std::uint32_t>(1, (unroll_ + per - 1) / per);
+}
+
+void SuiteWorkload::build_chains(const BenchmarkDefinition& def, RegisterAllocator& alloc) {
     const auto& cat = isa::Catalogue::instance();
 
     // The body's machine instructions and their sub-chains.
@@ -127,14 +204,12 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
         }
     }
 
-    // Registers: live values per chain, then the other sources (shared
-    // constants, or per chain for the several-live shape).
-    RegisterAllocator alloc;
+    // Registers: live values per chain, then the other sources (constants
+    // shared by the chains).
     std::vector<std::vector<std::uint16_t>> live(def.ilp, std::vector<std::uint16_t>(subchains));
     for (std::uint32_t c = 0; c < def.ilp; ++c)
         for (std::uint32_t k = 0; k < subchains; ++k) live[c][k] = alloc.take(live_width[k]);
-    const std::uint32_t other_sets = def.operand_shape == OperandShape::SeveralLive ? def.ilp : 1;
-    std::vector<std::map<std::pair<std::size_t, std::uint8_t>, std::uint16_t>> other(other_sets);
+    std::vector<std::map<std::pair<std::size_t, std::uint8_t>, std::uint16_t>> other(1);
     if (def.operand_shape != OperandShape::SelfReuse)
         for (auto& set : other)
             for (const auto& [key, unused] : other_sources) set[key] = alloc.take(key.second);
@@ -161,7 +236,7 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
                 const std::uint16_t mine = live[c][s.subchain];
                 bool first_src = true;
                 std::size_t position = 0;
-                const auto& set = other[def.operand_shape == OperandShape::SeveralLive ? c : 0];
+                const auto& set = other[0];
                 for (const auto& spec : info.operands) {
                     if (spec.optional) continue;
                     const std::uint8_t w = width_of(spec, def.register_bits);
@@ -187,7 +262,9 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
                 rep_.push_back(in);
             }
     rep_bytes_ = pc;
+}
 
+void SuiteWorkload::place(const BenchmarkDefinition& def, const CoreConfig& core, const RegisterAllocator& alloc) {
     // The launch: simds_per_core resident simds on one core, in threadgroups
     // of at most 32 simds (1024 threads). A throughput (steady) benchmark runs
     // at whatever occupancy its registers allow, up to the definition's, as
@@ -198,11 +275,12 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
                                                                      (2u * launch_.registers_halves * core.simd_width));
     simds_ = def.simds_per_core;
     if (fits < simds_) {
-        if (def.method != BenchmarkDefinition::Method::Steady || fits < core.schedulers)
+        // The hardware holds fewer simds than launched: the figure is the
+        // rate at the occupancy the registers allow, as on the GPU.
+        if (fits < std::min(core.schedulers, def.simds_per_core))
             throw InputError(def.name, "the kernel needs " + std::to_string(launch_.registers_halves) +
-                                           " half-registers per thread, too many for " +
-                                           std::to_string(def.simds_per_core) + " resident simds per core");
-        simds_ = fits / core.schedulers * core.schedulers;
+                                           " half-registers per thread: not one simd per scheduler fits");
+        simds_ = std::max(core.schedulers, fits / core.schedulers * core.schedulers);
     }
     std::uint32_t group_simds = 1;
     for (std::uint32_t g = std::min<std::uint32_t>(simds_, 32); g >= 1; --g)

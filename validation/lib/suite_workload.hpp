@@ -14,6 +14,8 @@
 
 namespace agx::validation {
 
+class RegisterAllocator;
+
 class SuiteWorkload : public Workload {
 public:
     // Throws InputError if the kernel cannot be laid out on `core` (more
@@ -37,6 +39,10 @@ public:
     std::uint32_t repetition_bytes() const { return rep_bytes_; }
 
 private:
+    void build_chains(const BenchmarkDefinition& def, RegisterAllocator& alloc);
+    void build_vec4_groups(const BenchmarkDefinition& def, RegisterAllocator& alloc);
+    void place(const BenchmarkDefinition& def, const CoreConfig& core, const RegisterAllocator& alloc);
+
     std::string name_;
     Launch launch_;
     std::vector<Instruction> rep_;

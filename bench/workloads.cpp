@@ -1,0 +1,218 @@
+#include "workloads.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "generated_workload.hpp"
+#include "sim/trace/program_workload.hpp"
+
+namespace agx::bench {
+
+namespace {
+
+constexpr std::uint32_t kSimdWidth = 32;
+constexpr std::uint64_t kLineBytes = 128;
+
+Launch launch(std::uint32_t threads_per_group, std::uint32_t groups, std::uint32_t registers_halves) {
+    Launch l;
+    l.threads_per_threadgroup = threads_per_group;
+    l.threadgroups = groups;
+    l.registers_halves = registers_halves;
+    return l;
+}
+
+std::uint64_t simds_of(const Launch& l) {
+    return std::uint64_t{l.threadgroups} * l.simds_per_threadgroup(kSimdWidth);
+}
+
+// Passes of a body of `body` instructions on every simd that make about
+// `instructions` in all.
+std::uint64_t passes(std::uint64_t instructions, const Launch& l, std::size_t body) {
+    return std::max<std::uint64_t>(1, (instructions + simds_of(l) * body - 1) / (simds_of(l) * body));
+}
+
+// Numbers the body's pcs as a trace would: by the encoded lengths.
+std::vector<Instruction> numbered(std::vector<Instruction> body) {
+    std::uint32_t pc = 0;
+    for (Instruction& in : body) {
+        in.pc = pc;
+        pc += isa::Catalogue::instance().info(in.opcode).encoded_bytes;
+    }
+    return body;
+}
+
+// A workload of one loop body that every simd runs: built as a
+// ProgramWorkload, or written as a trace with the loop as a repeat block.
+struct Program {
+    std::string name;
+    Launch launch;
+    std::vector<Instruction> body;
+    std::uint64_t passes = 0;
+};
+
+Program program(const std::string& name, const Launch& l, std::vector<Instruction> body,
+                std::uint64_t instructions) {
+    const std::uint64_t reps = passes(instructions, l, body.size());
+    return {name, l, numbered(std::move(body)), reps};
+}
+
+Operand pair(unsigned r) {  // r, r+1 as one 64-bit operand
+    Operand o = reg32(r);
+    o.halves = 4;
+    return o;
+}
+
+Operand uniform_pair(unsigned u) {
+    Operand o;
+    o.kind = OperandKind::Uniform;
+    o.halves = 4;
+    o.first_half = static_cast<std::uint16_t>(u * 2);
+    return o;
+}
+
+Instruction device_load(Operand data, Operand base, std::uint64_t address, std::uint8_t bytes,
+                        std::int64_t stride) {
+    Instruction in = make_instruction("device_load", {data, base});
+    in.wait_slot = 0;
+    in.mem.bytes_per_lane = bytes;
+    in.mem.base = address;
+    in.mem.stride = stride;
+    return in;
+}
+
+// 88 simds per core: 11 threadgroups of 256 threads (metal-benchmarks'
+// high-occupancy point, as traces/examples/fadd16_ilp4.trace).
+Launch high_occupancy(unsigned cores, std::uint32_t registers_halves) {
+    return launch(256, 11 * cores, registers_halves);
+}
+
+Program ffma_ilp4(const std::string& name, std::uint64_t n, unsigned cores) {
+    std::vector<Instruction> body;
+    for (unsigned c = 0; c < 4; ++c) body.push_back(make_instruction("fmadd32", {reg32(c), reg32(c), reg32(4), reg32(5)}));
+    return program(name, high_occupancy(cores, 16), body, n);
+}
+
+Program ffma_chain(std::uint64_t n, unsigned cores) {
+    return program("ffma_chain", launch(128, cores, 8),
+                   {make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})}, n);
+}
+
+Program imad_fadd(std::uint64_t n, unsigned cores) {
+    return program("imad_fadd", launch(256, 3 * cores, 16),
+                   {make_instruction("imadd32", {reg32(0), reg32(0), reg32(1), reg32(2)}),
+                    make_instruction("fadd32", {reg32(3), reg32(3), reg32(4)})},
+                   n);
+}
+
+Program sfu_mix(std::uint64_t n, unsigned cores) {
+    return program("sfu_mix", high_occupancy(cores, 16),
+                   {make_instruction("rsqrt32", {reg32(1), reg32(0)}),
+                    make_instruction("exp2_32", {reg32(2), reg32(0)}),
+                    make_instruction("rcp32", {reg32(3), reg32(0)}),
+                    make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)})},
+                   n);
+}
+
+// Each simd streams through its own contiguous region: four coalesced
+// 128-byte loads, a wait, four uses; every load a new line.
+std::unique_ptr<Workload> stream_load(std::uint64_t n, unsigned cores) {
+    const Launch l = high_occupancy(cores, 16);
+    std::vector<Instruction> body;
+    for (unsigned k = 0; k < 4; ++k) body.push_back(device_load(reg32(4 + k), uniform_pair(0), 0, 4, 4));
+    Instruction wait = make_instruction("wait", {imm(0)});
+    wait.wait_slot = 0;
+    body.push_back(wait);
+    for (unsigned k = 0; k < 4; ++k)
+        body.push_back(make_instruction("fadd32", {reg32(0), reg32(0), reg32(4 + k, CacheHint::Discard)}));
+    body = numbered(std::move(body));
+    const std::uint64_t reps = passes(n, l, body.size());
+    const std::uint64_t region = reps * 4 * kLineBytes;  // bytes one simd reads
+    return std::make_unique<GeneratedWorkload>(
+        "stream_load", l, reps * body.size(),
+        [body, region](std::uint32_t simd, std::uint64_t i, Instruction& out) {
+            const std::uint64_t pass = i / body.size();
+            const std::size_t k = i % body.size();
+            out = body[k];
+            if (k < 4) out.mem.base = 0x100000000ull + simd * region + (pass * 4 + k) * kLineBytes;
+        });
+}
+
+// A dependent chase through DRAM: every load's address register is the
+// previous load's destination. Load i of a simd reads line a*i + c mod 2^21
+// of a 256 MiB region (far beyond any config's SLC); a is odd, so no line is
+// read twice within 2 million loads, and a large so that consecutive loads
+// land far apart.
+std::unique_ptr<Workload> pointer_chase(std::uint64_t n, unsigned cores) {
+    constexpr std::uint64_t kLines = 1ull << 21;
+    const Launch l = launch(128, cores, 8);
+    std::vector<Instruction> body = {device_load(pair(2), pair(2), 0, 8, 0), make_instruction("wait", {imm(0)})};
+    body[1].wait_slot = 0;
+    body = numbered(std::move(body));
+    const std::uint64_t reps = passes(n, l, body.size());
+    return std::make_unique<GeneratedWorkload>(
+        "pointer_chase", l, reps * body.size(), [body](std::uint32_t simd, std::uint64_t i, Instruction& out) {
+            const std::uint64_t pass = i / 2;
+            out = body[i % 2];
+            const std::uint64_t line = (1664525ull * (pass + simd * 7919ull) + 1013904223ull) % kLines;
+            if (i % 2 == 0) out.mem.base = 0x200000000ull + line * kLineBytes;
+        });
+}
+
+const std::vector<WorkloadSpec> kSpecs = {
+    {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000, 300'000},
+    {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000},
+    {"imad_fadd", "IMAD32 + FADD32, 24 simds/core (two pipelines)", 1, 10'000'000, 300'000},
+    {"sfu_mix", "rsqrt32 + exp2_32 + rcp32 + FFMA32, 88 simds/core (shared SFU)", 1, 10'000'000, 300'000},
+    {"stream_load", "4 coalesced device loads + wait + 4 uses, contiguous, 88 simds/core", 1, 5'000'000, 200'000},
+    {"pointer_chase", "dependent 64-bit loads over 256 MiB, 4 simds/core (DRAM latency)", 1, 1'000'000, 100'000},
+    {"ffma_ilp4_8core", "ffma_ilp4 on 8 cores of the chip", 8, 20'000'000, 400'000},
+};
+
+}  // namespace
+
+const std::vector<WorkloadSpec>& workload_specs() {
+    return kSpecs;
+}
+
+const WorkloadSpec* find_workload(const std::string& name) {
+    for (const auto& s : kSpecs)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+namespace {
+
+std::optional<Program> find_program(const std::string& name, std::uint64_t n, unsigned cores) {
+    if (name == "ffma_ilp4" || name == "ffma_ilp4_8core") return ffma_ilp4(name, n, cores);
+    if (name == "ffma_chain") return ffma_chain(n, cores);
+    if (name == "imad_fadd") return imad_fadd(n, cores);
+    if (name == "sfu_mix") return sfu_mix(n, cores);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t n, unsigned cores) {
+    if (auto p = find_program(name, n, cores))
+        return std::make_unique<ProgramWorkload>(p->name, p->launch, p->body, p->passes);
+    if (name == "stream_load") return stream_load(n, cores);
+    if (name == "pointer_chase") return pointer_chase(n, cores);
+    throw std::invalid_argument("no bench workload '" + name + "'");
+}
+
+bool write_program_trace(const std::string& name, std::uint64_t n, unsigned cores, TraceWriter& out) {
+    const auto p = find_program(name, n, cores);
+    if (!p) return false;
+    out.begin(p->launch, p->name);
+    out.begin_section(0, static_cast<std::uint32_t>(simds_of(p->launch) - 1));
+    if (p->passes > UINT32_MAX) throw std::invalid_argument("too many passes for one repeat block");
+    out.begin_repeat(static_cast<std::uint32_t>(p->passes));
+    for (const Instruction& in : p->body) out.instruction(in);
+    out.end_repeat();
+    out.end_section();
+    out.finish();
+    return true;
+}
+
+}  // namespace agx::bench

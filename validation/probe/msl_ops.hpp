@@ -1,0 +1,71 @@
+// Metal-level operation names (the rows of the reference tables, the names
+// isa/expansions.cpp expands) as Metal Shading Language expressions: what a
+// probe kernel writes so that the Metal compiler emits that operation.
+//
+// An expression is written over placeholders: $x the chain's live value (the
+// result the operation depends on), $y and $z its other operands, $l the
+// thread's lane as a value of the live type (a varying value no compiler can
+// treat as uniform).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace agx::probe {
+
+// An operation the generator cannot write as Metal: the message names it and why.
+class GeneratorError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class OpForm : std::uint8_t {
+    // $x = expr($x, $y, $z): the other operands are what the operand shape says.
+    Direct,
+    // An optimiser folds a chain of this operation over loop-invariant operands
+    // (x+y+y+... = x+N*y, max(max(x,y),y) = max(x,y)). The chain keeps a few
+    // live values instead and each operation reads the previous result ($x)
+    // and the chain's oldest value ($y): every operation still depends on the
+    // one before, and nothing is invariant.
+    Rotating,
+    // The whole statement (the operation writes through an argument): $x is
+    // both its destination and its first source.
+    Statement,
+};
+
+struct MslOp {
+    std::string_view name;  // resolved Metal-level name: "FADD32", "IMUL(16x16=32)"
+    std::string_view type;  // MSL type of the live value: "float", "half", "uint", ...
+    std::string_view expr;
+    OpForm form = OpForm::Direct;
+    // Why the expression is more than the operation (a companion instruction
+    // that keeps the chain from folding); printed in the kernel's header.
+    std::string_view note = {};
+};
+
+// The entry for a resolved name; nullptr if there is none.
+const MslOp* find_msl_op(std::string_view name);
+// Every entry (for `list` and the tests).
+const std::vector<MslOp>& msl_ops();
+
+// Names the ISA catalogue expands but Metal cannot express as such, with the
+// reason; `unmappable_reason` is empty for any other name.
+std::string unmappable_reason(std::string_view name);
+
+// One term of a body item: a table entry and how many copies (independent
+// chains) of it a repetition holds.
+struct ResolvedTerm {
+    const MslOp* op;
+    std::uint32_t count;
+};
+
+// Resolves a body item's op name the way validation::expand_operation does: a
+// width-less name takes the register width first ("FFMA" at 16 bits is
+// FFMA16), then the name as it is, then a mix "IMUL32 + 3 IADD32" term by
+// term. Throws GeneratorError naming the operation for anything unmapped.
+std::vector<ResolvedTerm> resolve_operation(const std::string& op, std::uint32_t register_bits);
+
+}  // namespace agx::probe
