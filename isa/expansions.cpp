@@ -237,7 +237,6 @@ std::vector<Expansion> build() {
     // Shaped by the measured throughput and latency under the pipeline model
     // (FP32/integer ops 1 cycle, integer/complex ops 4+); each is a guess to
     // be replaced when a disassembly is known.
-    seq("ADD32", chain({"iadd32"}), "csv: the ADD32 of int_sequences.csv's mixes, a 32-bit integer add");
     seq("ABSDIFF32", chain({"iadd32", "icmpsel32", "iadd32", "icmpsel32"}),
         "guess: |a-b| through both differences and selects: 4 simple ops (4.03 cycles)");
     seq("RHADD32", chain({"iadd32", "icmpsel32", "iadd32", "bitop32", "bitop32", "iadd32"}),
