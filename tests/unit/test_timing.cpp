@@ -16,6 +16,13 @@ using namespace agx;
 
 namespace {
 
+TimingClassConfig timing(std::uint32_t interval, std::uint32_t latency) {
+    TimingClassConfig t;
+    t.issue_interval = interval;
+    t.latency = latency;
+    return t;  // one dispatch cycle
+}
+
 // A small Apple-7-like core built in code, so these tests do not depend on
 // the shipped JSON configs (tests/unit/test_config.cpp covers those).
 CoreConfig test_core() {
@@ -34,12 +41,12 @@ CoreConfig test_core() {
     c.scheduler_policy = "greedy";
     c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru"};
     c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru"};
-    for (auto name : isa::Catalogue::instance().timing_classes()) c.timing[std::string(name)] = {1, 2};
-    c.timing["f32_arith"] = {1, 3};
-    c.timing["f16_arith"] = {1, 3};
-    c.timing["imad32"] = {4, 4};
-    c.timing["rsqrt"] = {8, 9};
-    c.timing["device_load"] = {1, 2};
+    for (auto name : isa::Catalogue::instance().timing_classes()) c.timing[std::string(name)] = timing(1, 2);
+    c.timing["f32_arith"] = timing(1, 3);
+    c.timing["f16_arith"] = timing(1, 3);
+    c.timing["imad32"] = timing(4, 4);
+    c.timing["rsqrt"] = timing(8, 9);
+    c.timing["device_load"] = timing(1, 2);
     return c;
 }
 
