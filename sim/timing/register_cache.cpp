@@ -5,28 +5,26 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : entries_(cfg.entries),
+    : keys_(cfg.entries, kEmpty),
+      stamps_(cfg.entries, 0),
       victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
 
-RegisterCache::Entry* RegisterCache::find(std::uint32_t simd, std::uint16_t reg) {
-    for (auto& e : entries_)
-        if (e.valid && e.simd == simd && e.reg == reg) return &e;
-    return nullptr;
+int RegisterCache::find(std::uint32_t k) const {
+    const std::uint32_t* keys = keys_.data();
+    for (std::size_t i = 0, n = keys_.size(); i < n; ++i)
+        if (keys[i] == k) return static_cast<int>(i);
+    return -1;
 }
 
-void RegisterCache::insert(std::uint32_t simd, std::uint16_t reg) {
-    if (entries_.empty()) return;
-    Entry* victim = nullptr;
-    for (auto& e : entries_)
-        if (!e.valid) {
-            victim = &e;
-            break;
-        }
-    if (!victim)
-        victim = &entries_[victims_.pick(static_cast<std::uint32_t>(entries_.size()),
-                                         [this](std::uint32_t i) { return entries_[i].last_use; })];
-    *victim = Entry{simd, reg, true, ++tick_};
+void RegisterCache::insert(std::uint32_t k) {
+    if (keys_.empty()) return;
+    const int empty = find(kEmpty);
+    const std::uint32_t victim =
+        empty >= 0 ? static_cast<std::uint32_t>(empty)
+                   : victims_.pick(static_cast<std::uint32_t>(keys_.size()), [this](std::uint32_t i) { return stamps_[i]; });
+    keys_[victim] = k;
+    stamps_[victim] = ++tick_;
 }
 
 std::uint64_t RegisterCache::ports_free_at() const {
@@ -44,16 +42,17 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         const std::uint16_t first = op.first_half / 2;
         const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
         for (std::uint16_t reg = first; reg <= last; ++reg) {
-            Entry* e = find(simd, reg);
-            if (e) {
+            const std::uint32_t k = key(simd, reg);
+            const int e = find(k);
+            if (e >= 0) {
                 ++hits_;
-                if (victims_.stamp_on_hit()) e->last_use = ++tick_;
-                if (op.hint == CacheHint::Discard) e->valid = false;
+                if (victims_.stamp_on_hit()) stamps_[e] = ++tick_;
+                if (op.hint == CacheHint::Discard) keys_[e] = kEmpty;
                 continue;
             }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
-            if (op.hint != CacheHint::Discard) insert(simd, reg);
+            if (op.hint != CacheHint::Discard) insert(k);
         }
     }
     for (unsigned i = 0; i < inst.num_dst; ++i) {
@@ -62,10 +61,12 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         const std::uint16_t first = op.first_half / 2;
         const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
         for (std::uint16_t reg = first; reg <= last; ++reg) {
-            if (Entry* e = find(simd, reg))
-                e->last_use = ++tick_;  // a new value: stamped as a fill
+            const std::uint32_t k = key(simd, reg);
+            const int e = find(k);
+            if (e >= 0)
+                stamps_[e] = ++tick_;  // a new value: stamped as a fill
             else
-                insert(simd, reg);
+                insert(k);
         }
     }
     file_read_halves_ += missed_halves;
@@ -78,8 +79,8 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {
-    for (auto& e : entries_)
-        if (e.simd == simd) e.valid = false;
+    for (auto& k : keys_)
+        if (k != kEmpty && k >> 8 == simd) k = kEmpty;
 }
 
 }  // namespace agx

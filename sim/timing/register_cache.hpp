@@ -41,16 +41,16 @@ public:
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
 private:
-    struct Entry {
-        std::uint32_t simd = 0;
-        std::uint16_t reg = 0;  // 32-bit register number (half index / 2)
-        bool valid = false;
-        std::uint64_t last_use = 0;
-    };
-    Entry* find(std::uint32_t simd, std::uint16_t reg);
-    void insert(std::uint32_t simd, std::uint16_t reg);
+    // Entries as packed keys (simd << 8 | register) with their stamps in a
+    // parallel array: the lookups, a handful per instruction, scan a few
+    // contiguous words.
+    static constexpr std::uint32_t kEmpty = 0xffffffffu;
+    static std::uint32_t key(std::uint32_t simd, std::uint16_t reg) { return simd << 8 | reg; }
+    int find(std::uint32_t k) const;
+    void insert(std::uint32_t k);
 
-    std::vector<Entry> entries_;
+    std::vector<std::uint32_t> keys_;
+    std::vector<std::uint64_t> stamps_;
     VictimPicker victims_;
     std::uint32_t read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
