@@ -20,6 +20,7 @@ int sc_main(int argc, char* argv[]) {
     add_validate_command(app, action);
     add_data_command(app, action);
     add_suite_command(app, action);
+    add_trace_gen_command(app, action);
 
     try {
         app.parse(argc, argv);

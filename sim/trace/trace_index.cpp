@@ -38,6 +38,10 @@ Launch parse_launch(std::string_view rest, const LineContext& at) {
             l.registers_halves = n, regs = true;
         } else if (key == "threadgroup_memory") {
             l.threadgroup_memory_bytes = n;
+        } else if (key == "overhead") {
+            l.overhead_cycles = n;
+        } else if (key == "code_in_l2") {
+            l.code_in_l2_bytes = n;
         } else {
             fail(at, "launch: unknown key '" + std::string(key) + "'");
         }

@@ -25,6 +25,10 @@ struct Launch {
     // processing, dispatch, argument set-up), when the workload knows it: a
     // benchmark carries what its control group measured. 0 for traces.
     std::uint32_t overhead_cycles = 0;
+    // Bytes of the kernel's code (from pc 0) already in the L2 when the run
+    // starts: a benchmark measured over many waves finds its code there,
+    // fetched by the waves before. 0: the code starts cold.
+    std::uint32_t code_in_l2_bytes = 0;
 
     std::uint32_t simds_per_threadgroup(std::uint32_t simd_width = 32) const {
         return (threads_per_threadgroup + simd_width - 1) / simd_width;
@@ -52,10 +56,8 @@ public:
                                                     std::uint32_t simd_in_group) = 0;
     // A short human-readable name (file path or benchmark name).
     virtual std::string name() const = 0;
-    // Bytes of the kernel's code (from pc 0) that are already in the L2 when
-    // the run starts: a benchmark measured over many waves finds its code
-    // there, fetched by the waves before. 0: the code starts cold.
-    virtual std::uint64_t code_resident_in_l2() const { return 0; }
+    // See Launch::code_in_l2_bytes.
+    std::uint64_t code_resident_in_l2() const { return launch().code_in_l2_bytes; }
 };
 
 }  // namespace agx

@@ -122,3 +122,16 @@ TEST_CASE("validate rejects a malformed measurement file with one line and exit 
     CHECK(ss.str().find("bad.json") != std::string::npos);
     CHECK(ss.str().find("records[0]") != std::string::npos);
 }
+
+TEST_CASE("trace gen writes the trace the suite simulates: same cycles either way") {
+    const fs::path dir = scratch("gen");
+    const std::string m = shipped("float_instructions");
+    REQUIRE(run("trace gen FFMA32/latency -m " + m + " -o " + (dir / "ffma.trace").string(), dir / "gen.txt") == 0);
+    REQUIRE(run("run " + (dir / "ffma.trace").string() + " --config m1-max --stats " + (dir / "a.json").string(),
+                dir / "run.txt") == 0);
+    REQUIRE(run("suite run FFMA32/latency -m " + m + " --stats " + (dir / "b.json").string(), dir / "suite.txt") == 0);
+    std::ifstream a(dir / "a.json"), b(dir / "b.json");
+    const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+    CHECK(ja.at("cycles") == jb.at("cycles"));
+    CHECK(ja.at("simd_instructions") == jb.at("simd_instructions"));
+}

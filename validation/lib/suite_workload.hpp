@@ -25,15 +25,12 @@ public:
     const Launch& launch() const override { return launch_; }
     std::string name() const override { return name_; }
     std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup, std::uint32_t simd_in_group) override;
-    // The measured kernels ran ~250 waves: all but the first found the code
-    // in the L2, so the simulated wave does too.
-    std::uint64_t code_resident_in_l2() const override {
-        return static_cast<std::uint64_t>(rep_bytes_) * unroll_;
-    }
 
     // One repetition: the body for every chain, in issue order.
     const std::vector<Instruction>& repetition() const { return rep_; }
     std::uint32_t repetitions() const { return repetitions_; }
+    // Repetitions per copy of the code (the loop body's unroll).
+    std::uint32_t unroll() const { return unroll_; }
     // Resident simds per core the kernel runs at (see the constructor).
     std::uint32_t simds_per_core() const { return simds_; }
     std::uint32_t repetition_bytes() const { return rep_bytes_; }
