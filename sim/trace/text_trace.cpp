@@ -21,6 +21,11 @@ using trace_detail::TraceFile;
 // Streams hold a small buffer each: a repeat body of a few dozen lines
 // loops inside it without touching the file.
 constexpr std::size_t kStreamBuffer = 4096;
+// An innermost repeat body of at most this many instructions is parsed once
+// and replayed from its decoded copy: memory stays bounded (per resident
+// simd), and the benchmark-style trace, a short body repeated thousands of
+// times, costs no parsing after its first pass.
+constexpr std::size_t kMaxReplayedBody = 256;
 
 class TextStream final : public InstructionStream {
   public:
@@ -33,7 +38,7 @@ class TextStream final : public InstructionStream {
 
     const Instruction* peek() override {
         if (!ready_ && !done_) fetch();
-        return ready_ ? &current_ : nullptr;
+        return ready_ ? head_ : nullptr;
     }
 
     void advance() override {
@@ -52,6 +57,13 @@ class TextStream final : public InstructionStream {
     };
 
     void fetch() {
+        if (replay_left_ > 0) {
+            head_ = &body_[replay_pos_];
+            replay_pos_ = replay_pos_ + 1 == body_.size() ? 0 : replay_pos_ + 1;
+            --replay_left_;
+            ready_ = true;
+            return;
+        }
         std::string_view raw;
         while (reader_.next(raw)) {
             LineContext at{reader_.path(), reader_.line_number()};
@@ -64,6 +76,8 @@ class TextStream final : public InstructionStream {
                 trace_detail::parse_uint(rest, n);  // checked by the index pass
                 repeats_.push_back(
                     {reader_.tell(), at.line + 1, pc_, static_cast<std::uint32_t>(n) - 1});
+                body_.clear();  // record the innermost body (a nested repeat restarts it)
+                recording_ = true;
             } else if (word == "end") {
                 if (repeats_.empty()) {
                     done_ = true;
@@ -72,7 +86,17 @@ class TextStream final : public InstructionStream {
                 Frame& f = repeats_.back();
                 if (f.remaining == 0) {
                     repeats_.pop_back();
+                    recording_ = false;
+                } else if (recording_ && !body_.empty()) {
+                    // The whole body is decoded: replay it for the remaining passes.
+                    replay_left_ = std::uint64_t{f.remaining} * body_.size();
+                    replay_pos_ = 0;
+                    repeats_.pop_back();
+                    recording_ = false;
+                    fetch();
+                    return;
                 } else {
+                    recording_ = false;
                     --f.remaining;
                     reader_.seek(f.body_offset, f.body_line);
                     pc_ = f.body_pc;
@@ -81,6 +105,13 @@ class TextStream final : public InstructionStream {
                 trace_detail::parse_instruction(text, at, registers_, current_);
                 current_.pc = pc_;
                 pc_ += isa::Catalogue::instance().info(current_.opcode).encoded_bytes;
+                head_ = &current_;
+                if (recording_) {
+                    if (body_.size() < kMaxReplayedBody)
+                        body_.push_back(current_);
+                    else
+                        recording_ = false;
+                }
                 ready_ = true;
                 return;
             }
@@ -94,6 +125,11 @@ class TextStream final : public InstructionStream {
     std::uint32_t registers_;
     std::vector<Frame> repeats_;
     Instruction current_;
+    const Instruction* head_ = &current_;
+    std::vector<Instruction> body_;  // the innermost repeat body, decoded
+    bool recording_ = false;
+    std::uint64_t replay_left_ = 0;
+    std::size_t replay_pos_ = 0;
     std::uint32_t pc_ = 0;
     bool ready_ = false;
     bool done_ = false;
