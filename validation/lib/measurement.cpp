@@ -15,6 +15,9 @@ const char* figure_kind_name(FigureKind k) {
         case FigureKind::Latency: return "latency";
         case FigureKind::IlpOccupancy: return "ilp_occupancy";
         case FigureKind::Control: return "control";
+        case FigureKind::MemoryLatency: return "memory_latency";
+        case FigureKind::Bandwidth: return "bandwidth";
+        case FigureKind::CodeSize: return "code_size";
     }
     return "?";
 }
@@ -25,7 +28,8 @@ constexpr const char* kFormat = "agxsim-measurements";
 constexpr int kVersion = 1;
 
 FigureKind kind_from(const std::string& s, const std::string& where) {
-    for (FigureKind k : {FigureKind::Throughput, FigureKind::Latency, FigureKind::IlpOccupancy, FigureKind::Control})
+    for (FigureKind k : {FigureKind::Throughput, FigureKind::Latency, FigureKind::IlpOccupancy, FigureKind::Control,
+                         FigureKind::MemoryLatency, FigureKind::Bandwidth, FigureKind::CodeSize})
         if (s == figure_kind_name(k)) return k;
     throw InputError(where, "unknown kind '" + s + "'");
 }
@@ -33,6 +37,32 @@ FigureKind kind_from(const std::string& s, const std::string& where) {
 std::string str(const nlohmann::json& j, const char* key, const std::string& where) {
     if (!j.contains(key) || !j.at(key).is_string()) throw InputError(where + "." + key, "missing or not a string");
     return j.at(key).get<std::string>();
+}
+
+// A memory figure needs a memory benchmark of the matching kind and its unit;
+// every other figure is in cycles of an ALU benchmark.
+void check_kind_and_unit(const Measurement& m, const std::string& where) {
+    FigureKind expected = FigureKind::Throughput;
+    if (m.benchmark.memory) {
+        switch (m.benchmark.memory->kind) {
+            case MemoryKind::PointerChase:
+            case MemoryKind::ThreadgroupChase: expected = FigureKind::MemoryLatency; break;
+            case MemoryKind::Stream:
+            case MemoryKind::ThreadgroupStream: expected = FigureKind::Bandwidth; break;
+            case MemoryKind::CodeSize: expected = FigureKind::CodeSize; break;
+        }
+        if (m.kind != expected)
+            throw InputError(where + ".kind", std::string("a ") + memory_kind_name(m.benchmark.memory->kind) +
+                                                  " benchmark gives a '" + figure_kind_name(expected) + "' figure");
+        const std::string unit = memory_figure_unit(m.benchmark.memory->kind);
+        if (m.unit != unit) throw InputError(where + ".unit", "a " + std::string(figure_kind_name(expected)) +
+                                                                  " figure is in \"" + unit + "\"");
+        return;
+    }
+    if (m.kind == FigureKind::MemoryLatency || m.kind == FigureKind::Bandwidth || m.kind == FigureKind::CodeSize)
+        throw InputError(where + ".kind", std::string("a '") + figure_kind_name(m.kind) +
+                                              "' figure needs a memory benchmark (benchmark.memory)");
+    if (m.unit != "cycles") throw InputError(where + ".unit", "only \"cycles\" is supported");
 }
 
 }  // namespace
@@ -108,7 +138,7 @@ MeasurementFile read_measurements(const std::string& path) {
             throw InputError(where + ".qualifier", "expected \"\", \"~\", \"<\" or \"≤\"");
         m.raw = r.value("raw", "");
         m.unit = str(r, "unit", where);
-        if (m.unit != "cycles") throw InputError(where + ".unit", "only \"cycles\" is supported");
+        check_kind_and_unit(m, where);
         m.provenance = str(r, "provenance", where);
         if (r.contains("probe")) {
             if (!r.at("probe").is_object()) throw InputError(where + ".probe", "expected an object");

@@ -14,7 +14,9 @@
 
 namespace agx::validation {
 
-enum class FigureKind : std::uint8_t { Throughput, Latency, IlpOccupancy, Control };
+// The memory kinds go with memory benchmarks (memory_benchmark.hpp):
+// memory_latency in cycles, bandwidth in GB/s, code_size in percent of peak.
+enum class FigureKind : std::uint8_t { Throughput, Latency, IlpOccupancy, Control, MemoryLatency, Bandwidth, CodeSize };
 const char* figure_kind_name(FigureKind k);
 
 struct Measurement {
@@ -26,7 +28,7 @@ struct Measurement {
     std::optional<double> value;    // absent: not measured
     std::string qualifier;          // "" exact, "~" approximate, "<" or "≤" an upper bound
     std::string raw;                // the value as the source wrote it
-    std::string unit = "cycles";
+    std::string unit = "cycles";  // "cycles"; memory figures: their kind's unit
     std::string provenance;
     // What the Metal probe recorded about this figure (device, clock, trials,
     // pipelines); written when not empty, read back when present.

@@ -18,7 +18,7 @@ namespace agx::probe {
 
 // An operation the generator cannot write as Metal: the message names it and why.
 class GeneratorError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -26,11 +26,15 @@ enum class OpForm : std::uint8_t {
     // $x = expr($x, $y, $z): the other operands are what the operand shape says.
     Direct,
     // An optimiser folds a chain of this operation over loop-invariant operands
-    // (x+y+y+... = x+N*y, max(max(x,y),y) = max(x,y)). The chain keeps a few
-    // live values instead and each operation reads the previous result ($x)
-    // and the chain's oldest value ($y): every operation still depends on the
-    // one before, and nothing is invariant.
+    // (x+y+y+... = x+N*y). The chain keeps two live values instead, and each
+    // operation reads the previous result ($x) and the one before ($y), as
+    // Fibonacci does: every operation still depends on the one before, and
+    // nothing is invariant.
     Rotating,
+    // The same for operations that absorb (max, and, xor, select): with two
+    // values max(max(a,b),a) = max(a,b) still folds, so the chain keeps three
+    // and $y is the value three operations back.
+    RotatingLattice,
     // The whole statement (the operation writes through an argument): $x is
     // both its destination and its first source.
     Statement,
@@ -50,6 +54,9 @@ struct MslOp {
 const MslOp* find_msl_op(std::string_view name);
 // Every entry (for `list` and the tests).
 const std::vector<MslOp>& msl_ops();
+
+// Live values per chain of a rotating form (1 for the others).
+std::uint32_t rotation_period(OpForm form);
 
 // Names the ISA catalogue expands but Metal cannot express as such, with the
 // reason; `unmappable_reason` is empty for any other name.

@@ -1,0 +1,80 @@
+// What the probe needs from a GPU: compile a kernel, describe the device, run
+// a dispatch and say when it started and ended. The Metal backend
+// (metal_backend.mm, macOS only) is the real one; the fake backend stands in
+// for it everywhere else, so all but the thin Metal layer runs in CI.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "validation/probe/kernel_generator.hpp"
+
+namespace agx::probe {
+
+// A GPU call failed: the message names the call and the reason it gave.
+class BackendError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct DeviceInfo {
+    std::string backend;      // "metal" or "fake"
+    std::string name;         // MTLDevice.name: "Apple M1 Max"
+    std::string chip;         // config name derived from the name: "m1-max"
+    std::string family;       // highest MTLGPUFamilyAppleN supported: "Apple7"
+    std::string os;           // operating system version
+    std::uint32_t cores = 0;  // GPU cores (IORegistry AGXAccelerator "gpu-core-count"); 0 unknown
+    std::uint32_t max_threadgroup_memory = 32768;  // per threadgroup (maxThreadgroupMemoryLength)
+    // Per core; no API reports it. Sets how many threadgroups fit on a core:
+    // each asks for a 1/n share. ~60 KB (../shared/reference/memory-hierarchy.md);
+    // an assumption a little low is safe (n still fit, n + 1 do not), one too
+    // high halves the occupancy, so the lower figure is the default.
+    std::uint32_t threadgroup_memory_per_core = 61440;
+    bool stage_boundary_counters = false;  // timestamps at compute-pass boundaries
+};
+
+struct PipelineInfo {
+    int handle = -1;  // the backend's own reference
+    std::uint32_t max_threads_per_threadgroup = 0;
+    std::uint32_t thread_execution_width = 0;
+    std::optional<std::uint32_t> registers;  // per thread, where the backend can tell
+    std::string archive;                     // binary archive written for it, if asked
+};
+
+struct Dispatch {
+    std::uint32_t threadgroups = 0;
+    std::uint32_t threads_per_threadgroup = 0;
+    std::uint32_t threadgroup_memory_bytes = 0;
+    KernelParams params;
+};
+
+struct DispatchTiming {
+    double gpu_start = 0, gpu_end = 0;  // seconds: the command buffer's GPUStartTime/GPUEndTime
+    // Stage-boundary counter samples in GPU ticks, and seconds per tick (0:
+    // not sampled). Recent macOS versions return zeros here.
+    std::uint64_t counter_start = 0, counter_end = 0;
+    double seconds_per_tick = 0;
+};
+
+class Backend {
+  public:
+    virtual ~Backend() = default;
+    virtual DeviceInfo device() const = 0;
+    // `archive_dir` non-empty: also write the compiled pipeline's binary
+    // archive there (for disassembly). Throws BackendError.
+    virtual PipelineInfo compile(const Kernel& kernel, const std::string& archive_dir) = 0;
+    // Runs one dispatch to completion. Throws BackendError.
+    virtual DispatchTiming run(const PipelineInfo& pipeline, const Dispatch& dispatch) = 0;
+};
+
+struct MetalOptions {
+    bool use_counters = true;  // sample timestamps at stage boundaries where supported
+};
+// The Metal backend; on a build without Metal, throws BackendError saying so.
+std::unique_ptr<Backend> make_metal_backend(const MetalOptions& options);
+bool metal_backend_available();
+
+}  // namespace agx::probe

@@ -1,0 +1,124 @@
+#include "validation/probe/fake_backend.hpp"
+
+#include <algorithm>
+
+#include "isa/catalogue.hpp"
+#include "validation/lib/benchmark.hpp"
+
+namespace agx::probe {
+
+namespace {
+
+constexpr double kWaveOverheadCycles = 2000;     // launch and completion of each simd's work
+constexpr double kCommandBufferSeconds = 20e-6;  // what the command buffer adds around the pass
+
+struct Cost {
+    double issue = 0;    // scheduler cycles per repetition of one simd
+    double latency = 0;  // cycles of the longest dependent chain per repetition
+};
+
+// Issue cost and latency of a machine instruction, by pipeline.
+Cost step_cost(std::string_view mnemonic) {
+    const auto& cat = isa::Catalogue::instance();
+    const auto op = cat.find(mnemonic);
+    if (!op) return {1, 3};
+    switch (cat.info(*op).unit) {
+        case isa::Unit::IntComplex:
+            return {4, 5};
+        case isa::Unit::Shuffle:
+            return {2, 5};
+        default:
+            return {1, 3};
+    }
+}
+
+Cost repetition_cost(const validation::BenchmarkDefinition& def) {
+    Cost total;
+    for (const auto& item : def.body) {
+        const auto steps = validation::expand_operation(item.op, def.register_bits, def.name);
+        double chain = 0;
+        for (const auto& s : steps) {
+            const Cost c = step_cost(s.mnemonic);
+            total.issue += c.issue * item.count;
+            chain = s.depends_on_previous ? chain + c.latency : c.latency;
+            total.latency = std::max(total.latency, chain);
+        }
+    }
+    if (def.operand_shape == validation::OperandShape::Vec4Groups) {
+        // One operation per repetition, `ilp` of them in flight.
+        total.latency /= def.ilp;
+    } else {
+        total.issue *= def.ilp;
+    }
+    return total;
+}
+
+}  // namespace
+
+FakeBackend::FakeBackend(const FakeOptions& options) : options_(options), rng_(options.seed) {}
+
+DeviceInfo FakeBackend::device() const {
+    DeviceInfo d;
+    d.backend = "fake";
+    d.name = "agxsim fake GPU (synthetic timings, M1 Max-like)";
+    d.chip = "m1-max";
+    d.family = "Apple7";
+    d.os = "none (fake backend)";
+    d.cores = options_.cores;
+    d.stage_boundary_counters = options_.counters != FakeOptions::Counters::None;
+    return d;
+}
+
+PipelineInfo FakeBackend::compile(const Kernel& kernel, const std::string&) {
+    PipelineInfo p;
+    p.handle = static_cast<int>(kernels_.size());
+    kernels_[p.handle] = kernel;
+    p.registers = 8 + kernel.live_values * (kernel.def.register_bits / 16);
+    // Like the hardware, a kernel with many live values gets smaller groups.
+    p.max_threads_per_threadgroup = *p.registers > 104 ? 512 : 1024;
+    p.thread_execution_width = 32;
+    return p;
+}
+
+double FakeBackend::wave_cycles(const Kernel& kernel, std::uint32_t resident_simds) {
+    const Cost c = repetition_cost(kernel.def);
+    const double per_scheduler = std::max(1.0, resident_simds / 4.0);
+    return kWaveOverheadCycles + kernel.repetitions * std::max(c.latency, c.issue * per_scheduler);
+}
+
+DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& dispatch) {
+    const auto it = kernels_.find(pipeline.handle);
+    if (it == kernels_.end())
+        throw BackendError("fake backend: run with a pipeline it did not compile");
+    if (dispatch.threadgroups == 0 || dispatch.threads_per_threadgroup == 0)
+        throw BackendError("fake backend: empty dispatch");
+    const DeviceInfo dev = device();
+    const std::uint32_t groups =
+        dispatch.threadgroup_memory_bytes
+            ? std::max<std::uint32_t>(
+                  1, dev.threadgroup_memory_per_core / dispatch.threadgroup_memory_bytes)
+            : 32;
+    const std::uint32_t active =
+        std::min(dispatch.params.active_simds, dispatch.threads_per_threadgroup / 32);
+    const double waves = static_cast<double>(dispatch.threadgroups) / (options_.cores * groups);
+    const double clock =
+        options_.clock_ghz * (dispatches_++ < options_.cold_dispatches ? 0.5 : 1.0);
+    std::uniform_real_distribution<double> noise(0.0, options_.noise);
+    const double seconds =
+        waves * wave_cycles(it->second, groups * active) / (clock * 1e9) * (1.0 + noise(rng_));
+
+    DispatchTiming t;
+    t.gpu_start = now_;
+    t.gpu_end = now_ + seconds + kCommandBufferSeconds;
+    if (options_.counters != FakeOptions::Counters::None) {
+        t.seconds_per_tick = 1e-9;
+        if (options_.counters == FakeOptions::Counters::Real) {
+            t.counter_start = static_cast<std::uint64_t>((now_ + kCommandBufferSeconds / 2) * 1e9);
+            t.counter_end = t.counter_start + static_cast<std::uint64_t>(seconds * 1e9);
+        }
+    }
+    now_ = t.gpu_end + 1e-4;
+    return t;
+}
+
+}  // namespace agx::probe

@@ -1,0 +1,271 @@
+// agxsim-probe: runs agxsim's benchmark suite on a real Apple GPU through
+// Metal and writes a measurement file `agxsim validate --measurements` reads.
+//
+//   agxsim-probe run --suite validation/suite/instructions.json --out results.json
+//   agxsim-probe list [--only SUBSTR]
+//   agxsim-probe gen --only float_instructions/FADD32/latency
+//   agxsim-probe suite --from ../shared/reference/metal-benchmarks/*.csv --out
+//   validation/suite/instructions.json
+//
+// Exit codes as agxsim's: 0 success, 2 bad input or an unusable GPU, 1 internal error.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/common/errors.hpp"
+#include "validation/probe/backend.hpp"
+#include "validation/probe/fake_backend.hpp"
+#include "validation/probe/kernel_generator.hpp"
+#include "validation/probe/msl_ops.hpp"
+#include "validation/probe/probe_run.hpp"
+#include "validation/probe/suite_source.hpp"
+
+namespace {
+
+using namespace agx::probe;
+
+constexpr int kOk = 0, kBadInput = 2, kInternal = 1;
+
+struct Source {
+    std::string suite, measurements;
+    std::string path() const {
+        return !suite.empty() ? suite : !measurements.empty() ? measurements : default_suite_path();
+    }
+};
+
+void add_source(CLI::App* cmd, Source& s) {
+    auto* suite =
+        cmd->add_option("--suite", s.suite,
+                        "Suite file (validation/suite/<name>.json); default: instructions.json")
+            ->check(CLI::ExistingFile);
+    cmd->add_option("--measurements", s.measurements,
+                    "Measurement file or reference CSV whose benchmark definitions to use")
+        ->check(CLI::ExistingFile)
+        ->excludes(suite);
+}
+
+std::vector<SuiteEntry> select(const std::vector<SuiteEntry>& all, const std::string& only) {
+    std::vector<SuiteEntry> out;
+    for (const auto& e : all)
+        if (only.empty() || e.id.find(only) != std::string::npos) out.push_back(e);
+    return out;
+}
+
+// Written next to the destination, then renamed: no half-written file is left behind.
+void write_atomically(const std::string& path, const std::string& text) {
+    const std::string partial = path + ".partial";
+    {
+        std::ofstream out(partial);
+        if (!out) throw agx::InputError(path, "cannot write");
+        out << text;
+        if (!out) throw agx::InputError(path, "write failed");
+    }
+    std::filesystem::rename(partial, path);
+}
+
+int list(const Source& src, const std::string& only) {
+    for (const auto& e : select(read_entries(src.path()), only)) {
+        std::cout << e.id << "  [" << agx::validation::figure_kind_name(e.kind) << "] "
+                  << e.def.body_label() << ", ilp " << e.def.ilp << ", " << e.def.simds_per_core
+                  << " simds/core, " << e.def.register_bits << "-bit, " << e.def.repetitions
+                  << " reps";
+        try {
+            generate_kernel(e.def, e.def.repetitions);
+        } catch (const GeneratorError& err) {
+            std::cout << "  (not measurable: " << err.what() << ")";
+        }
+        std::cout << "\n";
+    }
+    return kOk;
+}
+
+int gen(const Source& src, const std::string& only, std::uint32_t repetitions) {
+    const auto all = read_entries(src.path());
+    std::vector<SuiteEntry> chosen;
+    for (const auto& e : all)
+        if (e.id == only) chosen = {e};
+    if (chosen.empty()) chosen = select(all, only);
+    if (chosen.empty())
+        throw agx::InputError(src.path(), "no benchmark id contains '" + only + "'");
+    if (chosen.size() > 1) {
+        std::string names;
+        for (std::size_t i = 0; i < chosen.size() && i < 10; ++i) names += "\n  " + chosen[i].id;
+        throw agx::InputError(src.path(), std::to_string(chosen.size()) + " benchmarks match '" +
+                                              only + "'; name one:" + names +
+                                              (chosen.size() > 10 ? "\n  ..." : ""));
+    }
+    const auto& def = chosen[0].def;
+    std::cout << generate_kernel(def, repetitions ? repetitions : def.repetitions).source;
+    if (!repetitions && def.method == agx::validation::BenchmarkDefinition::Method::Steady)
+        std::cerr << "steady method: the probe also runs this kernel at " << 2 * def.repetitions
+                  << " repetitions (--repetitions " << 2 * def.repetitions << " prints it)\n";
+    return kOk;
+}
+
+struct RunArgs {
+    Source source;
+    std::string out, backend = metal_backend_available() ? "metal" : "", only;
+    RunOptions options;
+    double clock_ghz = 0;
+    std::uint64_t seed = 1;
+    bool no_counters = false;
+};
+
+int run(RunArgs& a) {
+    if (a.clock_ghz > 0) a.options.clock_ghz = a.clock_ghz;
+    const auto entries = select(read_entries(a.source.path()), a.only);
+    if (entries.empty())
+        throw agx::InputError(a.source.path(), "no benchmark matches '" + a.only + "'");
+    std::unique_ptr<Backend> backend;
+    if (a.backend == "fake") {
+        FakeOptions f;
+        f.seed = a.seed;
+        backend = std::make_unique<FakeBackend>(f);
+    } else {
+        backend = make_metal_backend({!a.no_counters});
+    }
+    if (!a.options.archive_dir.empty()) std::filesystem::create_directories(a.options.archive_dir);
+    a.options.suite_source = a.source.path();
+    a.options.log = &std::cerr;
+    const auto file = run_suite(*backend, entries, a.options);
+    std::size_t measured = 0;
+    for (const auto& m : file.records) measured += m.value.has_value();
+    std::ostringstream text;
+    agx::validation::write_measurements(file, text);
+    write_atomically(a.out, text.str());
+    std::cout << a.out << ": " << measured << " of " << file.records.size()
+              << " benchmarks measured on " << backend->device().name << "\n";
+    return kOk;
+}
+
+int suite(const std::vector<std::string>& from, const std::string& out) {
+    std::vector<SuiteEntry> all;
+    std::string names;
+    for (const auto& path : from) {
+        for (auto& e : read_entries(path)) {
+            bool dup = false;
+            for (const auto& have : all) dup = dup || have.id == e.id;
+            if (!dup) all.push_back(std::move(e));
+        }
+        names += (names.empty() ? "" : ", ") + std::filesystem::path(path).filename().string();
+    }
+    const std::string description = "Benchmark definitions of the reference tables (" + names +
+                                    "), written by `agxsim-probe suite` from the imported data and "
+                                    "validation/suite/method.json; the suite `agxsim-probe run` "
+                                    "measures by default. Regenerate, do not edit.";
+    write_atomically(out, suite_json(all, description).dump(1) + "\n");
+    std::cout << out << ": " << all.size() << " benchmarks\n";
+    return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    CLI::App app{"agxsim-probe: runs agxsim's benchmark suite on an Apple GPU through Metal",
+                 "agxsim-probe"};
+    app.set_version_flag("--version", std::string("agxsim-probe ") + kProbeVersion);
+    app.require_subcommand(1);
+    std::function<int()> action;
+
+    auto r = std::make_shared<RunArgs>();
+    CLI::App* run_cmd =
+        app.add_subcommand("run", "Measure the suite's benchmarks and write a measurement file");
+    add_source(run_cmd, r->source);
+    run_cmd->add_option("-o,--out", r->out, "Measurement file to write (results.json)")->required();
+    run_cmd
+        ->add_option("--backend", r->backend,
+                     "metal (the GPU) or fake (synthetic timings, for testing)")
+        ->check(CLI::IsMember({"metal", "fake"}));
+    run_cmd->add_option("--trials", r->options.trials, "Trials per kernel; the best counts")
+        ->capture_default_str();
+    run_cmd->add_option("--warmup", r->options.warmup, "Warm-up runs per kernel, at least")
+        ->capture_default_str();
+    run_cmd
+        ->add_option("--warmup-seconds", r->options.warmup_seconds,
+                     "GPU time to run before the first benchmark")
+        ->capture_default_str();
+    run_cmd->add_option("--waves", r->options.waves, "Times a dispatch fills every core")
+        ->capture_default_str();
+    run_cmd->add_option("--clock-ghz", r->clock_ghz,
+                        "GPU clock for cycles (default: the chip table's)");
+    run_cmd->add_option("--chip", r->options.chip,
+                        "Config name to file the figures under (default: from the device)");
+    run_cmd->add_option("--cores", r->options.cores, "GPU cores (default: from the IORegistry)");
+    run_cmd->add_option("--tg-memory-per-core", r->options.threadgroup_memory_per_core,
+                        "Threadgroup memory per core in bytes (default 61440)");
+    run_cmd
+        ->add_option("--max-spread", r->options.max_spread,
+                     "Trial spread above which a figure is marked '~'")
+        ->capture_default_str();
+    run_cmd->add_option("--only", r->only, "Only the benchmarks whose id contains this text");
+    run_cmd->add_option("--archive", r->options.archive_dir,
+                        "Write each pipeline's binary archive here");
+    run_cmd->add_option("--seed", r->seed, "Fake backend: the noise generator's seed")
+        ->capture_default_str();
+    run_cmd->add_flag("--no-counters", r->no_counters, "Metal: time with the command buffer only");
+    run_cmd->callback([r, &action] { action = [r] { return run(*r); }; });
+
+    auto list_src = std::make_shared<Source>();
+    auto list_only = std::make_shared<std::string>();
+    CLI::App* list_cmd = app.add_subcommand(
+        "list", "List the suite's benchmarks and whether Metal can express them");
+    add_source(list_cmd, *list_src);
+    list_cmd->add_option("--only", *list_only, "Only the benchmarks whose id contains this text");
+    list_cmd->callback([=, &action] { action = [=] { return list(*list_src, *list_only); }; });
+
+    auto gen_src = std::make_shared<Source>();
+    auto gen_only = std::make_shared<std::string>();
+    auto gen_reps = std::make_shared<std::uint32_t>(0);
+    CLI::App* gen_cmd = app.add_subcommand("gen", "Print the Metal kernel of one benchmark");
+    add_source(gen_cmd, *gen_src);
+    gen_cmd->add_option("--only", *gen_only, "The benchmark's id, or text only its id contains")
+        ->required();
+    gen_cmd->add_option("--repetitions", *gen_reps, "Repetitions (default: the definition's)");
+    gen_cmd->callback(
+        [=, &action] { action = [=] { return gen(*gen_src, *gen_only, *gen_reps); }; });
+
+    auto suite_from = std::make_shared<std::vector<std::string>>();
+    auto suite_out = std::make_shared<std::string>();
+    CLI::App* suite_cmd =
+        app.add_subcommand("suite", "Write a suite file from measurement files or reference CSVs");
+    suite_cmd->add_option("--from", *suite_from, "Measurement files or reference CSVs")
+        ->required()
+        ->check(CLI::ExistingFile);
+    suite_cmd->add_option("-o,--out", *suite_out, "Suite file to write")->required();
+    suite_cmd->callback([=, &action] { action = [=] { return suite(*suite_from, *suite_out); }; });
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::cerr << "agxsim-probe: " << e.what() << " (see --help)\n";
+        return kBadInput;
+    }
+    try {
+        if (run_cmd->parsed() && r->backend.empty())
+            throw BackendError(
+                "this build has no Metal backend (Metal needs macOS); --backend fake gives "
+                "synthetic timings for testing");
+        return action ? action() : kOk;
+    } catch (const agx::InputError& e) {
+        std::cerr << "agxsim-probe: " << e.what() << "\n";
+        return kBadInput;
+    } catch (const GeneratorError& e) {
+        std::cerr << "agxsim-probe: " << e.what() << "\n";
+        return kBadInput;
+    } catch (const BackendError& e) {
+        std::cerr << "agxsim-probe: " << e.what() << "\n";
+        return kBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "agxsim-probe: internal error: " << e.what() << "\n";
+        return kInternal;
+    }
+}
