@@ -1,5 +1,7 @@
 #include "child.hpp"
 
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +25,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+double cpu_seconds() {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + t.tv_nsec * 1e-9;
+}
+
 void print(const nlohmann::json& j) {
     std::printf("%s\n", j.dump().c_str());
     std::fflush(stdout);
@@ -41,7 +49,8 @@ int simulate_child(const std::string& name, std::uint64_t instructions, unsigned
         {
             std::ofstream out(path, std::ios::binary);
             if (!write_program_trace(name, instructions, cores, *make_binary_trace_writer(out))) {
-                std::fprintf(stderr, "agxsim_bench: %s cannot be written as a trace\n", name.c_str());
+                std::fprintf(stderr, "agxsim_bench: %s cannot be written as a trace\n",
+                             name.c_str());
                 return 1;
             }
         }
@@ -50,11 +59,14 @@ int simulate_child(const std::string& name, std::uint64_t instructions, unsigned
     RunOptions options;
     options.cores = cores;
     const RunResult r = simulate(cfg, *workload, options);
-    print({{"simd_instructions", r.simd_instructions}, {"cycles", r.cycles}, {"host_seconds", r.host_seconds}});
+    print({{"simd_instructions", r.simd_instructions},
+           {"cycles", r.cycles},
+           {"host_seconds", r.host_seconds}});
     return 0;
 }
 
-int decode_child(const std::string& kind, std::uint64_t instructions, const std::string& trace_dir) {
+int decode_child(const std::string& kind, std::uint64_t instructions,
+                 const std::string& trace_dir) {
     const std::string path = trace_dir + "/decode_" + kind + ".agxb";
     {
         std::ofstream out(path, std::ios::binary);
@@ -77,6 +89,7 @@ int decode_child(const std::string& kind, std::uint64_t instructions, const std:
     // schedulers pull from the streams, and the hardest case for the shared
     // chunk cache.
     const auto t1 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_seconds();
     const std::uint32_t per_group = w->launch().simds_per_threadgroup();
     std::vector<std::unique_ptr<InstructionStream>> streams;
     for (std::uint32_t g = 0; g < w->launch().threadgroups * per_group; ++g)
@@ -94,9 +107,11 @@ int decode_child(const std::string& kind, std::uint64_t instructions, const std:
         }
     }
     const double decode_seconds = seconds_since(t1);
+    const double decode_cpu_seconds = cpu_seconds() - cpu0;
     print({{"instructions", n},
            {"open_seconds", open_seconds},
            {"decode_seconds", decode_seconds},
+           {"decode_cpu_seconds", decode_cpu_seconds},
            {"file_bytes", std::filesystem::file_size(path)},
            {"checksum", checksum}});
     return 0;

@@ -21,7 +21,8 @@ int simulate_child(const std::string& name, std::uint64_t instructions, unsigned
 // "repeat" (ffma_ilp4, its loop a repeat block: what benchmark traces look
 // like) or "flat" (stream_load written out instruction by instruction, a
 // distinct address each: what a captured trace looks like). Prints
-// {"instructions", "open_seconds", "decode_seconds", "file_bytes"}.
+// {"instructions", "open_seconds", "decode_seconds", "decode_cpu_seconds",
+// "file_bytes"}.
 int decode_child(const std::string& kind, std::uint64_t instructions, const std::string& trace_dir);
 
 }  // namespace agx::bench

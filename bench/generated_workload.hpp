@@ -14,23 +14,29 @@
 namespace agx::bench {
 
 class GeneratedWorkload : public Workload {
-public:
+  public:
     // Fills `out` with instruction `index` (0 .. per_simd - 1) of global simd
     // `simd`. `out` is the stream's own, reused from one call to the next.
-    using Generator = std::function<void(std::uint32_t simd, std::uint64_t index, Instruction& out)>;
+    using Generator =
+        std::function<void(std::uint32_t simd, std::uint64_t index, Instruction& out)>;
 
     GeneratedWorkload(std::string name, Launch launch, std::uint64_t per_simd, Generator generate)
-        : name_(std::move(name)), launch_(launch), per_simd_(per_simd), generate_(std::move(generate)) {}
+        : name_(std::move(name)),
+          launch_(launch),
+          per_simd_(per_simd),
+          generate_(std::move(generate)) {}
 
     const Launch& launch() const override { return launch_; }
     std::string name() const override { return name_; }
-    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup, std::uint32_t simd_in_group) override {
-        return std::make_unique<Stream>(*this, threadgroup * launch_.simds_per_threadgroup() + simd_in_group);
+    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup,
+                                            std::uint32_t simd_in_group) override {
+        return std::make_unique<Stream>(
+            *this, threadgroup * launch_.simds_per_threadgroup() + simd_in_group);
     }
 
-private:
+  private:
     class Stream : public InstructionStream {
-    public:
+      public:
         Stream(const GeneratedWorkload& w, std::uint32_t simd) : w_(w), simd_(simd) {}
         const Instruction* peek() override {
             if (index_ == w_.per_simd_) return nullptr;
@@ -43,7 +49,7 @@ private:
             ready_ = false;
         }
 
-    private:
+      private:
         const GeneratedWorkload& w_;
         std::uint32_t simd_;
         std::uint64_t index_ = 0;

@@ -44,9 +44,14 @@ ChildResult run_self(const std::vector<std::string>& args) {
     struct rusage usage {};
     while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
-    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.max_rss_kb = usage.ru_maxrss;
+    auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6;
+    };
+    r.cpu_seconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     return r;
 }
 

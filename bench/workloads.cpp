@@ -14,7 +14,8 @@ namespace {
 constexpr std::uint32_t kSimdWidth = 32;
 constexpr std::uint64_t kLineBytes = 128;
 
-Launch launch(std::uint32_t threads_per_group, std::uint32_t groups, std::uint32_t registers_halves) {
+Launch launch(std::uint32_t threads_per_group, std::uint32_t groups,
+              std::uint32_t registers_halves) {
     Launch l;
     l.threads_per_threadgroup = threads_per_group;
     l.threadgroups = groups;
@@ -29,7 +30,8 @@ std::uint64_t simds_of(const Launch& l) {
 // Passes of a body of `body` instructions on every simd that make about
 // `instructions` in all.
 std::uint64_t passes(std::uint64_t instructions, const Launch& l, std::size_t body) {
-    return std::max<std::uint64_t>(1, (instructions + simds_of(l) * body - 1) / (simds_of(l) * body));
+    return std::max<std::uint64_t>(1,
+                                   (instructions + simds_of(l) * body - 1) / (simds_of(l) * body));
 }
 
 // Numbers the body's pcs as a trace would: by the encoded lengths.
@@ -89,7 +91,8 @@ Launch high_occupancy(unsigned cores, std::uint32_t registers_halves) {
 
 Program ffma_ilp4(const std::string& name, std::uint64_t n, unsigned cores) {
     std::vector<Instruction> body;
-    for (unsigned c = 0; c < 4; ++c) body.push_back(make_instruction("fmadd32", {reg32(c), reg32(c), reg32(4), reg32(5)}));
+    for (unsigned c = 0; c < 4; ++c)
+        body.push_back(make_instruction("fmadd32", {reg32(c), reg32(c), reg32(4), reg32(5)}));
     return program(name, high_occupancy(cores, 16), body, n);
 }
 
@@ -119,12 +122,14 @@ Program sfu_mix(std::uint64_t n, unsigned cores) {
 std::unique_ptr<Workload> stream_load(std::uint64_t n, unsigned cores) {
     const Launch l = high_occupancy(cores, 16);
     std::vector<Instruction> body;
-    for (unsigned k = 0; k < 4; ++k) body.push_back(device_load(reg32(4 + k), uniform_pair(0), 0, 4, 4));
+    for (unsigned k = 0; k < 4; ++k)
+        body.push_back(device_load(reg32(4 + k), uniform_pair(0), 0, 4, 4));
     Instruction wait = make_instruction("wait", {imm(0)});
     wait.wait_slot = 0;
     body.push_back(wait);
     for (unsigned k = 0; k < 4; ++k)
-        body.push_back(make_instruction("fadd32", {reg32(0), reg32(0), reg32(4 + k, CacheHint::Discard)}));
+        body.push_back(
+            make_instruction("fadd32", {reg32(0), reg32(0), reg32(4 + k, CacheHint::Discard)}));
     body = numbered(std::move(body));
     const std::uint64_t reps = passes(n, l, body.size());
     const std::uint64_t region = reps * 4 * kLineBytes;  // bytes one simd reads
@@ -146,26 +151,33 @@ std::unique_ptr<Workload> stream_load(std::uint64_t n, unsigned cores) {
 std::unique_ptr<Workload> pointer_chase(std::uint64_t n, unsigned cores) {
     constexpr std::uint64_t kLines = 1ull << 21;
     const Launch l = launch(128, cores, 8);
-    std::vector<Instruction> body = {device_load(pair(2), pair(2), 0, 8, 0), make_instruction("wait", {imm(0)})};
+    std::vector<Instruction> body = {device_load(pair(2), pair(2), 0, 8, 0),
+                                     make_instruction("wait", {imm(0)})};
     body[1].wait_slot = 0;
     body = numbered(std::move(body));
     const std::uint64_t reps = passes(n, l, body.size());
     return std::make_unique<GeneratedWorkload>(
-        "pointer_chase", l, reps * body.size(), [body](std::uint32_t simd, std::uint64_t i, Instruction& out) {
+        "pointer_chase", l, reps * body.size(),
+        [body](std::uint32_t simd, std::uint64_t i, Instruction& out) {
             const std::uint64_t pass = i / 2;
             out = body[i % 2];
-            const std::uint64_t line = (1664525ull * (pass + simd * 7919ull) + 1013904223ull) % kLines;
+            const std::uint64_t line =
+                (1664525ull * (pass + simd * 7919ull) + 1013904223ull) % kLines;
             if (i % 2 == 0) out.mem.base = 0x200000000ull + line * kLineBytes;
         });
 }
 
 const std::vector<WorkloadSpec> kSpecs = {
-    {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000, 300'000},
+    {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000,
+     300'000},
     {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000},
     {"imad_fadd", "IMAD32 + FADD32, 24 simds/core (two pipelines)", 1, 10'000'000, 300'000},
-    {"sfu_mix", "rsqrt32 + exp2_32 + rcp32 + FFMA32, 88 simds/core (shared SFU)", 1, 10'000'000, 300'000},
-    {"stream_load", "4 coalesced device loads + wait + 4 uses, contiguous, 88 simds/core", 1, 5'000'000, 200'000},
-    {"pointer_chase", "dependent 64-bit loads over 256 MiB, 4 simds/core (DRAM latency)", 1, 1'000'000, 100'000},
+    {"sfu_mix", "rsqrt32 + exp2_32 + rcp32 + FFMA32, 88 simds/core (shared SFU)", 1, 10'000'000,
+     300'000},
+    {"stream_load", "4 coalesced device loads + wait + 4 uses, contiguous, 88 simds/core", 1,
+     5'000'000, 200'000},
+    {"pointer_chase", "dependent 64-bit loads over 256 MiB, 4 simds/core (DRAM latency)", 1,
+     1'000'000, 100'000},
     {"ffma_ilp4_8core", "ffma_ilp4 on 8 cores of the chip", 8, 20'000'000, 400'000},
 };
 
@@ -201,7 +213,8 @@ std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t n
     throw std::invalid_argument("no bench workload '" + name + "'");
 }
 
-bool write_program_trace(const std::string& name, std::uint64_t n, unsigned cores, TraceWriter& out) {
+bool write_program_trace(const std::string& name, std::uint64_t n, unsigned cores,
+                         TraceWriter& out) {
     const auto p = find_program(name, n, cores);
     if (!p) return false;
     out.begin(p->launch, p->name);

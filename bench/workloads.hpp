@@ -28,7 +28,8 @@ const WorkloadSpec* find_workload(const std::string& name);
 // Builds workload `name` with about `instructions` SIMD-instructions in all
 // (rounded to whole loop bodies on every simd) for a run on `cores` cores.
 // Throws std::invalid_argument for an unknown name.
-std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t instructions, unsigned cores);
+std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t instructions,
+                                        unsigned cores);
 
 // Writes the same workload as a trace, its loop as a repeat block, if it is
 // one of the stored-body kinds; false for the generated memory kernels.

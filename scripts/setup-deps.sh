@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it asks apt nothing and returns at once.
 set -euo pipefail
 
-packages=(cmake make g++ pkg-config libsystemc-dev libboost-dev libcli11-dev catch2 nlohmann-json3-dev)
+packages=(cmake make g++ pkg-config libsystemc-dev libboost-dev libcli11-dev catch2 nlohmann-json3-dev libboost-iostreams-dev libzstd-dev)
 
 missing=()
 for p in "${packages[@]}"; do

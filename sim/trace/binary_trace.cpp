@@ -17,12 +17,20 @@ using binary_trace::BinaryTraceFile;
 using binary_trace::Chunk;
 using binary_trace::SectionEntry;
 
+// An innermost repeat body of at most this many instructions is decoded
+// once and its remaining passes replayed from the copy, as the text reader
+// does: a benchmark trace, a short body repeated thousands of times, then
+// costs no decoding after its first pass. The bound keeps a stream's memory
+// small (~24 KB) with hundreds of simds resident; decoding a record costs
+// little, so longer bodies gain little from a copy.
+constexpr std::size_t kMaxReplayedBody = 64;
+
 // Follows one section's records: instructions are decoded one at a time into
 // `current_`, repeat blocks are run by jumping back to their body's first
-// record. The file was checked when opened, so nothing here re-checks a
-// record; chunks are verified against their checksum as they are decoded.
+// record (or replayed, see kMaxReplayedBody). The file was checked when opened, so nothing here
+// re-checks a record; chunks are verified against their checksum as they are decoded.
 class BinaryStream final : public InstructionStream {
-public:
+  public:
     BinaryStream(std::shared_ptr<const BinaryTraceFile> file, const SectionEntry& section)
         : file_(std::move(file)),
           opcodes_(file_->opcodes()),
@@ -33,7 +41,7 @@ public:
 
     const Instruction* peek() override {
         if (!ready_ && !done_) fetch();
-        return ready_ ? &current_ : nullptr;
+        return ready_ ? head_ : nullptr;
     }
 
     void advance() override {
@@ -41,7 +49,7 @@ public:
         ready_ = false;
     }
 
-private:
+  private:
     // A repeat block being run: where its body starts and how many more
     // passes remain after the current one.
     struct Frame {
@@ -58,6 +66,13 @@ private:
 
     void fetch() {
         using namespace binary_trace;
+        if (replay_left_ > 0) {
+            head_ = &body_[replay_pos_];
+            replay_pos_ = replay_pos_ + 1 == body_.size() ? 0 : replay_pos_ + 1;
+            --replay_left_;
+            ready_ = true;
+            return;
+        }
         for (;;) {
             // Records never straddle chunks, and the section's last record
             // ends it, so running off a chunk means its successor.
@@ -65,6 +80,13 @@ private:
             switch (*p_ & 3u) {
                 case kInstructionRecord:
                     p_ = decode_instruction(p_, opcodes_, last_id_, current_);
+                    head_ = &current_;
+                    if (recording_) {
+                        if (body_.size() < kMaxReplayedBody)
+                            body_.push_back(current_);
+                        else
+                            recording_ = false;
+                    }
                     ready_ = true;
                     return;
                 case kRepeatRecord:
@@ -72,14 +94,28 @@ private:
                                         static_cast<std::uint32_t>(p_ + 5 - chunk_->bytes.get()),
                                         load<std::uint32_t>(p_ + 1) - 1});
                     p_ += 5;
+                    body_.clear();  // record the innermost body (a nested repeat restarts it)
+                    recording_ = true;
                     break;
                 case kEndRepeatRecord: {
                     if (repeats_.empty()) changed();  // checked at open: the file changed since
                     Frame& f = repeats_.back();
                     if (f.remaining == 0) {
                         repeats_.pop_back();
+                        recording_ = false;
                         ++p_;
+                    } else if (recording_ && !body_.empty()) {
+                        // The whole body is decoded: replay it for the remaining
+                        // passes, then go on after this record.
+                        replay_left_ = std::uint64_t{f.remaining} * body_.size();
+                        replay_pos_ = 0;
+                        repeats_.pop_back();
+                        recording_ = false;
+                        ++p_;
+                        fetch();
+                        return;
                     } else {
+                        recording_ = false;
                         --f.remaining;
                         enter(f.chunk, f.offset);
                     }
@@ -105,12 +141,17 @@ private:
     const unsigned char* end_ = nullptr;
     std::vector<Frame> repeats_;
     Instruction current_;
+    const Instruction* head_ = &current_;
+    std::vector<Instruction> body_;  // the innermost repeat body, decoded
+    bool recording_ = false;
+    std::uint64_t replay_left_ = 0;
+    std::size_t replay_pos_ = 0;
     bool ready_ = false;
     bool done_ = false;
 };
 
 class BinaryTraceWorkload final : public Workload {
-public:
+  public:
     explicit BinaryTraceWorkload(const std::string& path)
         : file_(std::make_shared<BinaryTraceFile>(path)) {
         file_->check_records();
@@ -131,7 +172,7 @@ public:
 
     std::string name() const override { return file_->path(); }
 
-private:
+  private:
     std::shared_ptr<const BinaryTraceFile> file_;
 };
 

@@ -18,7 +18,8 @@ Tables make_tables() {
         t[0][b] = c;
     }
     for (std::size_t k = 1; k < 8; ++k)
-        for (std::uint32_t b = 0; b < 256; ++b) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xff];
+        for (std::uint32_t b = 0; b < 256; ++b)
+            t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xff];
     return t;
 }
 

@@ -29,7 +29,7 @@ std::string hex_offset(std::uint64_t v) {
 
 // Reads fields of the index in order, refusing to run past its end.
 class IndexCursor {
-public:
+  public:
     IndexCursor(const unsigned char* p, std::size_t size, const std::string& path)
         : p_(p), end_(p + size), path_(path) {}
     template <typename T>
@@ -46,7 +46,7 @@ public:
         return at;
     }
 
-private:
+  private:
     void need(std::size_t n) const {
         if (static_cast<std::size_t>(end_ - p_) < n)
             throw InputError(path_, "corrupt index: shorter than its contents");
@@ -99,8 +99,7 @@ BinaryTraceFile::Identity BinaryTraceFile::identity() const {
 // The change time cannot be set back by a program, so an unchanged identity
 // means the bytes are those that were checked.
 void BinaryTraceFile::check_unchanged() const {
-    if (!(identity() == opened_))
-        throw InputError(path(), "the trace changed after it was opened");
+    if (!(identity() == opened_)) throw InputError(path(), "the trace changed after it was opened");
 }
 
 void BinaryTraceFile::read(std::uint64_t offset, void* out, std::size_t size,
@@ -109,7 +108,8 @@ void BinaryTraceFile::read(std::uint64_t offset, void* out, std::size_t size,
     while (size > 0) {
         const ssize_t n = ::pread(file_->fd(), p, size, static_cast<off_t>(offset));
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw InputError(path(), std::string("cannot read trace: ") + std::strerror(errno));
+        if (n < 0)
+            throw InputError(path(), std::string("cannot read trace: ") + std::strerror(errno));
         if (n == 0)
             throw InputError(path(), std::string("truncated: the file ends inside the ") + what +
                                          " (it changed after it was opened?)");
@@ -142,10 +142,12 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
                                     hex_offset(index_offset_) + ") does not fit the file");
 
     // The whole index is checksummed, in pieces: the chunk table can be long.
-    std::vector<unsigned char> piece(static_cast<std::size_t>(std::min<std::uint64_t>(index_bytes, kIndexReadPiece)));
+    std::vector<unsigned char> piece(
+        static_cast<std::size_t>(std::min<std::uint64_t>(index_bytes, kIndexReadPiece)));
     std::uint32_t crc = 0;
     for (std::uint64_t done = 0; done < index_bytes;) {
-        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(index_bytes - done, piece.size()));
+        const auto n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(index_bytes - done, piece.size()));
         read(index_offset_ + done, piece.data(), n, "index");
         crc = crc32(piece.data(), n, crc);
         done += n;
@@ -159,10 +161,13 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     launch_.threadgroups = head.take<std::uint32_t>();
     launch_.registers_halves = head.take<std::uint32_t>();
     launch_.threadgroup_memory_bytes = head.take<std::uint32_t>();
+    launch_.overhead_cycles = head.take<std::uint32_t>();
+    launch_.code_in_l2_bytes = head.take<std::uint32_t>();
     const auto section_count = head.take<std::uint32_t>();
     const auto name_bytes = head.take<std::uint32_t>();
     const auto mnemonic_count = head.take<std::uint32_t>();
-    head.take<std::uint32_t>();  // reserved
+    if (head.take<std::uint32_t>() != 0)
+        throw InputError(where, "corrupt index: reserved field not 0");
     chunk_count_ = head.take<std::uint64_t>();
     if (mnemonic_count > 0x10000)
         throw InputError(where, "corrupt index: " + std::to_string(mnemonic_count) +
@@ -171,17 +176,19 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     // The launch, checked as the text format checks its `launch` line.
     if (launch_.threads_per_threadgroup < 1 || launch_.threads_per_threadgroup > 1024)
         throw InputError(where, "launch: threads_per_threadgroup must be 1..1024");
-    if (launch_.threadgroups < 1) throw InputError(where, "launch: threadgroups must be at least 1");
+    if (launch_.threadgroups < 1)
+        throw InputError(where, "launch: threadgroups must be at least 1");
     if (launch_.registers_halves < 1 || launch_.registers_halves > 256)
         throw InputError(where, "launch: registers must be 1..256 half-registers");
-    const std::uint64_t total = std::uint64_t{launch_.threadgroups} * launch_.simds_per_threadgroup();
+    const std::uint64_t total =
+        std::uint64_t{launch_.threadgroups} * launch_.simds_per_threadgroup();
     if (total > UINT32_MAX) throw InputError(where, "launch: more than 2^32 simds");
 
     // Everything before the chunk table is small: read it whole.
     const std::uint64_t tables = index_bytes - kIndexFixedBytes;
     if (chunk_count_ > tables / kChunkEntryBytes)
-        throw InputError(where, "corrupt index: " + std::to_string(chunk_count_) +
-                                    " chunks do not fit it");
+        throw InputError(
+            where, "corrupt index: " + std::to_string(chunk_count_) + " chunks do not fit it");
     const std::uint64_t head_bytes = tables - chunk_count_ * kChunkEntryBytes;
     if (head_bytes < name_bytes + std::uint64_t{section_count} * kSectionEntryBytes)
         throw InputError(where, "corrupt index: its tables do not fit it");
@@ -223,13 +230,18 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     for (std::size_t i = 0; i < sections_.size(); ++i) {
         const auto& s = sections_[i];
         if (s.first_simd > s.last_simd)
-            throw InputError(where, "corrupt index: " + describe(i) + " has its first simd above its last");
-        if (s.chunk_count == 0 || s.first_chunk > chunk_count_ || s.chunk_count > chunk_count_ - s.first_chunk)
-            throw InputError(where, "corrupt index: " + describe(i) + " names chunks beyond the chunk table");
+            throw InputError(
+                where, "corrupt index: " + describe(i) + " has its first simd above its last");
+        if (s.chunk_count == 0 || s.first_chunk > chunk_count_ ||
+            s.chunk_count > chunk_count_ - s.first_chunk)
+            throw InputError(
+                where, "corrupt index: " + describe(i) + " names chunks beyond the chunk table");
         if (s.first_simd > expected)
-            throw InputError(where, "simd " + std::to_string(expected) + " has no instruction stream");
+            throw InputError(where,
+                             "simd " + std::to_string(expected) + " has no instruction stream");
         if (s.first_simd < expected)
-            throw InputError(where, "simd " + std::to_string(s.first_simd) + " has two instruction streams");
+            throw InputError(
+                where, "simd " + std::to_string(s.first_simd) + " has two instruction streams");
         expected = std::uint64_t{s.last_simd} + 1;
     }
     if (expected < total)
@@ -240,8 +252,9 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
 }
 
 const SectionEntry* BinaryTraceFile::find(std::uint32_t global_simd) const {
-    auto it = std::upper_bound(sections_.begin(), sections_.end(), global_simd,
-                               [](std::uint32_t g, const SectionEntry& s) { return g < s.first_simd; });
+    auto it =
+        std::upper_bound(sections_.begin(), sections_.end(), global_simd,
+                         [](std::uint32_t g, const SectionEntry& s) { return g < s.first_simd; });
     if (it == sections_.begin()) return nullptr;
     --it;
     return global_simd <= it->last_simd ? &*it : nullptr;
@@ -333,8 +346,9 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
             const std::uint8_t tag = *p;
             switch (tag & 3u) {
                 case kInstructionRecord: {
-                    const unsigned char* next = check_instruction_record(
-                        p, end, opcodes(), mnemonic_count_, launch_.registers_halves, scratch, problem);
+                    const unsigned char* next =
+                        check_instruction_record(p, end, opcodes(), mnemonic_count_,
+                                                 launch_.registers_halves, scratch, problem);
                     if (!next) fail(problem);
                     if (out) out->instruction(scratch);
                     p = next;
@@ -346,7 +360,8 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
                     const auto n = load<std::uint32_t>(p + 1);
                     if (n < 1) fail("repeat count 0 (expected 1 or more)");
                     if (repeats.size() == kMaxRepeatNesting)
-                        fail("repeat blocks nested deeper than " + std::to_string(kMaxRepeatNesting));
+                        fail("repeat blocks nested deeper than " +
+                             std::to_string(kMaxRepeatNesting));
                     repeats.push_back(n);
                     if (out) out->begin_repeat(n);
                     p += 5;
@@ -370,7 +385,8 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
         if (ended && c + 1 != s.first_chunk + s.chunk_count)
             throw InputError(path(), describe(section) + ": chunks after the end of the section");
     }
-    if (!ended) throw InputError(path(), describe(section) + ": truncated: no end-of-section record");
+    if (!ended)
+        throw InputError(path(), describe(section) + ": truncated: no end-of-section record");
     if (out) out->end_section();
 }
 

@@ -51,7 +51,7 @@ struct Chunk {
 };
 
 class BinaryTraceFile {
-public:
+  public:
     // Opens `path` and checks its header, footer and index; the chunks are
     // checked by check_records(). Throws InputError("<path>", reason).
     explicit BinaryTraceFile(const std::string& path);
@@ -86,7 +86,7 @@ public:
     // that a bad file fails before simulation starts.
     void check_records() const;
 
-private:
+  private:
     void read(std::uint64_t offset, void* out, std::size_t size, const char* what) const;
     void read_index(std::uint64_t file_size);
     ChunkEntry chunk_entry(std::uint64_t index) const;

@@ -44,16 +44,18 @@ inline constexpr std::size_t kChunkBytes = 32 * 1024;
 // and check where it ended afterwards.
 inline constexpr std::size_t kChunkPadding = 512;
 
-inline constexpr std::size_t kLaunchBytes = 16;  // u32 x 4
+// u32 threads per threadgroup, threadgroups, registers (halves), threadgroup
+// memory, overhead cycles, code in L2 bytes.
+inline constexpr std::size_t kLaunchBytes = 24;
 // After the launch: u32 sections, u32 kernel name bytes, u32 mnemonics,
 // u32 reserved (0), u64 chunks. Then the name, the mnemonics (u8 length and
 // the bytes each), the section table and the chunk table.
 inline constexpr std::size_t kIndexFixedBytes = kLaunchBytes + 24;
 inline constexpr std::size_t kSectionEntryBytes = 24;  // u32 first, u32 last, u64 first chunk,
                                                        // u64 chunk count
-inline constexpr std::size_t kChunkEntryBytes = 24;  // u64 offset, u32 compressed, u32 decoded,
-                                                     // u32 crc32 of the decoded bytes, u32 0
-inline constexpr std::size_t kMaxRepeatNesting = 32;  // as the text format
+inline constexpr std::size_t kChunkEntryBytes = 24;    // u64 offset, u32 compressed, u32 decoded,
+                                                       // u32 crc32 of the decoded bytes, u32 0
+inline constexpr std::size_t kMaxRepeatNesting = 32;   // as the text format
 
 // Record tags: the low two bits say what the record is.
 enum RecordType : std::uint8_t {

@@ -14,7 +14,8 @@ constexpr unsigned kMaxBytesPerLane = 16;
 
 unsigned char* encode_operand(const Operand& o, unsigned char* p) {
     if (o.halves > 15) throw std::invalid_argument("binary trace: operand wider than 15 halves");
-    p[0] = static_cast<unsigned char>(static_cast<unsigned>(o.kind) | static_cast<unsigned>(o.hint) << 2 |
+    p[0] = static_cast<unsigned char>(static_cast<unsigned>(o.kind) |
+                                      static_cast<unsigned>(o.hint) << 2 |
                                       static_cast<unsigned>(o.halves) << 4);
     store<std::uint16_t>(p + 1, o.first_half);
     if (o.kind != OperandKind::Imm) return p + 3;
@@ -37,7 +38,7 @@ bool operand_ok(const Operand& o, std::uint32_t registers_halves) {
 }
 
 std::string describe_operand(const Operand& o, const char* role, unsigned i,
-                          std::uint32_t registers_halves) {
+                             std::uint32_t registers_halves) {
     auto who = [&] { return std::string(role) + " " + std::to_string(i + 1); };
     if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard))
         return who() + ": bad cache hint " + std::to_string(static_cast<unsigned>(o.hint));
@@ -57,7 +58,8 @@ std::string describe_operand(const Operand& o, const char* role, unsigned i,
 
 }  // namespace
 
-std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id, unsigned char* out) {
+std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
+                               unsigned char* out) {
     if (in.num_dst > in.dst.size() || in.num_src > in.src.size())
         throw std::invalid_argument("binary trace: instruction with too many operands");
     std::uint8_t tag = kInstructionRecord;

@@ -24,7 +24,8 @@ namespace agx::binary_trace {
 // naming its mnemonic by the file's `mnemonic_id`; returns its size. Throws
 // std::invalid_argument for what the format cannot hold (an operand wider
 // than 15 halves, more operands than an Instruction has).
-std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id, unsigned char* out);
+std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
+                               unsigned char* out);
 
 inline const unsigned char* decode_operand(const unsigned char* p, Operand& o) {
     const std::uint8_t d = p[0];

@@ -30,6 +30,16 @@ struct FrameSource {
     }
 };
 
+// "zstd: Unknown frame descriptor", without the suffix std::ios_base::failure
+// adds.
+std::string zstd_message(const std::exception& e) {
+    std::string m = e.what();
+    const std::string suffix = ": iostream error";
+    if (m.size() > suffix.size() && m.compare(m.size() - suffix.size(), suffix.size(), suffix) == 0)
+        m.resize(m.size() - suffix.size());
+    return "zstd: " + m;
+}
+
 // Input is handed to zstd in pieces of this size.
 constexpr std::streamsize kFilterBuffer = 64 * 1024;
 
@@ -85,13 +95,13 @@ std::string FrameDecompressor::decompress(const unsigned char* frame, std::size_
             problem = "frame decodes to more than the " + std::to_string(decoded_size) +
                       " bytes the index says";
     } catch (const std::exception& e) {
-        problem = std::string("zstd: ") + e.what();
+        problem = zstd_message(e);
     }
     // Resets the context for the next frame, also after an error.
     try {
         filter.close(source, BOOST_IOS::in);
     } catch (const std::exception& e) {
-        if (problem.empty()) problem = std::string("zstd: ") + e.what();
+        if (problem.empty()) problem = zstd_message(e);
     }
     return problem;
 }

@@ -12,20 +12,20 @@
 namespace agx::binary_trace {
 
 class FrameCompressor {
-public:
+  public:
     FrameCompressor();
     ~FrameCompressor();
     // Appends `size` bytes at `data`, compressed as one complete zstd frame,
     // to `out`.
     void compress(const unsigned char* data, std::size_t size, std::string& out);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 
 class FrameDecompressor {
-public:
+  public:
     FrameDecompressor();
     ~FrameDecompressor();
     // Decodes the frame `frame`..`frame + frame_size` into exactly
@@ -34,7 +34,7 @@ public:
     std::string decompress(const unsigned char* frame, std::size_t frame_size, unsigned char* out,
                            std::size_t decoded_size);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

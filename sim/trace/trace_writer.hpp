@@ -17,7 +17,7 @@ namespace agx {
 // finish(). Writers throw std::invalid_argument when called out of that
 // order or with what the format cannot hold.
 class TraceWriter {
-public:
+  public:
     virtual ~TraceWriter() = default;
     // `kernel_name` may be empty (no `kernel` line).
     virtual void begin(const Launch& launch, const std::string& kernel_name) = 0;

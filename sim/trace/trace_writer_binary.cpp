@@ -19,7 +19,7 @@ namespace {
 using namespace binary_trace;
 
 class BinaryTraceWriter final : public TraceWriter {
-public:
+  public:
     explicit BinaryTraceWriter(std::ostream& out) : out_(out) { chunk_.reserve(kChunkBytes); }
 
     void begin(const Launch& launch, const std::string& kernel_name) override {
@@ -45,7 +45,8 @@ public:
         auto it = mnemonic_ids_.find(in.opcode);
         if (it == mnemonic_ids_.end()) {
             expect(mnemonic_ids_.size() < 0xffff, "more than 65535 mnemonics");
-            it = mnemonic_ids_.emplace(in.opcode, static_cast<std::uint16_t>(opcodes_.size())).first;
+            it =
+                mnemonic_ids_.emplace(in.opcode, static_cast<std::uint16_t>(opcodes_.size())).first;
             opcodes_.push_back(in.opcode);
         }
         unsigned char record[kMaxInstructionRecord];
@@ -82,7 +83,9 @@ public:
         expect(begun_ && !in_section_ && !finished_, "finish() inside a section or twice");
         finished_ = true;
         std::sort(sections_.begin(), sections_.end(),
-                  [](const SectionEntry& a, const SectionEntry& b) { return a.first_simd < b.first_simd; });
+                  [](const SectionEntry& a, const SectionEntry& b) {
+                      return a.first_simd < b.first_simd;
+                  });
         check_coverage();
         const std::uint64_t index_offset = written_;
         std::uint32_t crc = 0;
@@ -95,10 +98,13 @@ public:
         store<std::uint32_t>(fixed + 4, launch_.threadgroups);
         store<std::uint32_t>(fixed + 8, launch_.registers_halves);
         store<std::uint32_t>(fixed + 12, launch_.threadgroup_memory_bytes);
-        store<std::uint32_t>(fixed + 16, static_cast<std::uint32_t>(sections_.size()));
-        store<std::uint32_t>(fixed + 20, static_cast<std::uint32_t>(kernel_name_.size()));
-        store<std::uint32_t>(fixed + 24, static_cast<std::uint32_t>(opcodes_.size()));
-        store<std::uint64_t>(fixed + 32, chunks_.size());
+        store<std::uint32_t>(fixed + 16, launch_.overhead_cycles);
+        store<std::uint32_t>(fixed + 20, launch_.code_in_l2_bytes);
+        unsigned char* counts = fixed + kLaunchBytes;
+        store<std::uint32_t>(counts, static_cast<std::uint32_t>(sections_.size()));
+        store<std::uint32_t>(counts + 4, static_cast<std::uint32_t>(kernel_name_.size()));
+        store<std::uint32_t>(counts + 8, static_cast<std::uint32_t>(opcodes_.size()));
+        store<std::uint64_t>(counts + 16, chunks_.size());
         put(fixed, sizeof fixed);
         put(kernel_name_.data(), kernel_name_.size());
         const auto& cat = isa::Catalogue::instance();
@@ -134,7 +140,7 @@ public:
         out_.flush();
     }
 
-private:
+  private:
     static void expect(bool ok, const char* what) {
         if (!ok) throw std::invalid_argument(std::string("binary trace writer: ") + what);
     }
@@ -145,9 +151,10 @@ private:
         std::uint64_t next = 0;
         for (const SectionEntry& s : sections_) {
             if (s.first_simd != next)
-                throw std::invalid_argument("binary trace writer: simd " +
-                                            std::to_string(std::min<std::uint64_t>(next, s.first_simd)) +
-                                            " has no section or two");
+                throw std::invalid_argument(
+                    "binary trace writer: simd " +
+                    std::to_string(std::min<std::uint64_t>(next, s.first_simd)) +
+                    " has no section or two");
             next = std::uint64_t{s.last_simd} + 1;
         }
         if (next != total)

@@ -55,8 +55,7 @@ void replay_text(const std::string& path, TraceWriter& out) {
                 out.instruction(in);
             }
         }
-        if (!ended)
-            throw InputError(path, "truncated: the trace changed after it was opened");
+        if (!ended) throw InputError(path, "truncated: the trace changed after it was opened");
         out.end_section();
     }
     out.finish();

@@ -67,7 +67,7 @@ std::string address_text(const MemoryAccess& m) {
 }
 
 class TextTraceWriter final : public TraceWriter {
-public:
+  public:
     explicit TextTraceWriter(std::ostream& out) : out_(out) {}
 
     void begin(const Launch& l, const std::string& kernel_name) override {
@@ -75,7 +75,10 @@ public:
         if (!kernel_name.empty()) out_ << "kernel name=" << kernel_name << "\n";
         out_ << "launch threads_per_threadgroup=" << l.threads_per_threadgroup
              << " threadgroups=" << l.threadgroups << " registers=" << l.registers_halves
-             << " threadgroup_memory=" << l.threadgroup_memory_bytes << "\n";
+             << " threadgroup_memory=" << l.threadgroup_memory_bytes;
+        if (l.overhead_cycles) out_ << " overhead=" << l.overhead_cycles;
+        if (l.code_in_l2_bytes) out_ << " code_in_l2=" << l.code_in_l2_bytes;
+        out_ << "\n";
     }
 
     void begin_section(std::uint32_t first_simd, std::uint32_t last_simd) override {
@@ -122,7 +125,7 @@ public:
 
     void finish() override { out_.flush(); }
 
-private:
+  private:
     void indent() {
         for (unsigned i = 0; i < depth_; ++i) out_ << "  ";
     }

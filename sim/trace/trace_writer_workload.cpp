@@ -54,7 +54,8 @@ void write_workload(Workload& workload, const std::string& kernel_name, TraceWri
     for (std::uint64_t first = 0; first < total;) {
         const auto head = static_cast<std::uint32_t>(first);
         std::uint64_t last = first;
-        while (last + 1 < total && same_stream(workload, head, static_cast<std::uint32_t>(last + 1)))
+        while (last + 1 < total &&
+               same_stream(workload, head, static_cast<std::uint32_t>(last + 1)))
             ++last;
         out.begin_section(head, static_cast<std::uint32_t>(last));
         auto stream = workload.open(head / per_group, head % per_group);

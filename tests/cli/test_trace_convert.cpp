@@ -2,13 +2,13 @@
 // traces.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -39,7 +39,8 @@ fs::path scratch() {
 
 Result agxsim(const std::string& args) {
     const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd = std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string cmd =
+        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -48,7 +49,9 @@ Result agxsim(const std::string& args) {
     return r;
 }
 
-std::string example(const std::string& name) { return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name; }
+std::string example(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
+}
 
 std::uint64_t cycles_of(const std::string& trace) {
     const fs::path stats = scratch() / "cycles.json";
@@ -59,7 +62,8 @@ std::uint64_t cycles_of(const std::string& trace) {
 }
 
 // Exit 2, one line on stderr naming `where`, and no output file.
-void expect_bad_convert(const std::string& in, const std::string& where, const std::string& reason) {
+void expect_bad_convert(const std::string& in, const std::string& where,
+                        const std::string& reason) {
     const fs::path out = scratch() / "bad-out.agxb";
     fs::remove(out);
     const Result r = agxsim("trace convert " + in + " " + out.string());
@@ -83,7 +87,8 @@ TEST_CASE("trace convert: binary runs to the same cycles as text, and converts b
         REQUIRE(a.code == 0);
         CHECK(slurp(bin).substr(1, 6) == "AGXTRC");
         CHECK(cycles_of(bin.string()) == cycles_of(example(name)));
-        const Result b = agxsim("trace convert " + bin.string() + " " + back.string() + " --format text");
+        const Result b =
+            agxsim("trace convert " + bin.string() + " " + back.string() + " --format text");
         REQUIRE(b.code == 0);
         CHECK(slurp(back).rfind("agxsim-trace 1\n", 0) == 0);
         CHECK(cycles_of(back.string()) == cycles_of(example(name)));
@@ -111,8 +116,9 @@ TEST_CASE("trace convert: bad input gives exit 2 and no output file") {
     expect_bad_convert(version.string(), "version.agxb", "version 9 not supported");
 
     const fs::path text = scratch() / "bad.trace";
-    std::ofstream(text) << "agxsim-trace 1\nlaunch threads_per_threadgroup=32 threadgroups=1 registers=8\n"
-                           "simd 0\n  fmad32 r0, r0, r1, r2\nend\n";
+    std::ofstream(text)
+        << "agxsim-trace 1\nlaunch threads_per_threadgroup=32 threadgroups=1 registers=8\n"
+           "simd 0\n  fmad32 r0, r0, r1, r2\nend\n";
     expect_bad_convert(text.string(), "bad.trace:4", "fmad32");
     expect_bad_convert((scratch() / "missing.trace").string(), "missing.trace", "cannot open");
 

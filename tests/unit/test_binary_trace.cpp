@@ -28,12 +28,12 @@ namespace {
 
 // A file in the temporary directory, removed at scope exit.
 class TempFile {
-public:
+  public:
     explicit TempFile(const std::string& suffix) {
         static int counter = 0;
         path_ = (std::filesystem::temp_directory_path() /
-                 ("agx_binary_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-                  suffix))
+                 ("agx_binary_test_" + std::to_string(::getpid()) + "_" +
+                  std::to_string(counter++) + suffix))
                     .string();
     }
     ~TempFile() { std::remove(path_.c_str()); }
@@ -46,7 +46,7 @@ public:
         return ss.str();
     }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -71,6 +71,8 @@ void require_same_streams(Workload& a, Workload& b, bool compare_lines) {
     REQUIRE(a.launch().threadgroups == b.launch().threadgroups);
     REQUIRE(a.launch().registers_halves == b.launch().registers_halves);
     REQUIRE(a.launch().threadgroup_memory_bytes == b.launch().threadgroup_memory_bytes);
+    REQUIRE(a.launch().overhead_cycles == b.launch().overhead_cycles);
+    REQUIRE(a.launch().code_in_l2_bytes == b.launch().code_in_l2_bytes);
     const std::uint32_t per_group = a.launch().simds_per_threadgroup();
     for (std::uint32_t g = 0; g < simd_count(a); ++g) {
         auto sa = a.open(g / per_group, g % per_group);
@@ -115,7 +117,8 @@ const std::string kHeader =
 const std::string kRichTrace =
     "agxsim-trace 1\n"
     "kernel name=rich\n"
-    "launch threads_per_threadgroup=96 threadgroups=2 registers=64 threadgroup_memory=512\n"
+    "launch threads_per_threadgroup=96 threadgroups=2 registers=64 threadgroup_memory=512 "
+    "overhead=1200 code_in_l2=4096\n"
     "simd 3..5\n"
     "  repeat 2\n"
     "    fadd16 r5h, r5l.cache, u3h\n"
@@ -131,7 +134,7 @@ const std::string kRichTrace =
     "end\n"
     "simd 1..2\n"
     "  device_load r4l_r4h_r5l, u0_u1 size=48 addr=[0,8,16,24,32,40,48,56,64,72,80,88,96,104,"
-    "112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,0xffffffffffff]\n"
+    "112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,0xfffffffffffe]\n"
     "  wait 0\n"
     "  get_sr r6, sr80\n"
     "  mov r7, 0xdeadbeef\n"
@@ -181,6 +184,8 @@ TEST_CASE("every feature of the text format survives both conversions", "[binary
     auto binary2 = open_binary_trace(bin2.path());
     require_same_streams(*text, *binary2, false);
     CHECK(back.read().find("kernel name=rich") != std::string::npos);
+    CHECK(binary->launch().overhead_cycles == 1200);
+    CHECK(binary->launch().code_in_l2_bytes == 4096);
     CHECK(back.read().find("repeat 3") != std::string::npos);  // structure, not flattened
 }
 
@@ -199,12 +204,19 @@ TEST_CASE("repeat bodies and sections spanning many chunks", "[binary_trace]") {
     // 3000 distinct instructions in a repeat body make it span several
     // 32 KiB chunks, so every pass jumps back across chunks.
     std::string text = kHeader.substr(0, kHeader.find("threadgroups=1")) +
-                       "threadgroups=2 registers=64\nsimd 0\n  repeat 3\n";
+                       "threadgroups=4 registers=64\nsimd 0\n  repeat 3\n";
     for (int i = 0; i < 3000; ++i)
         text += "    fmadd32 r" + std::to_string(i % 30) + ", r1, " + std::to_string(i) + ", r2\n";
     text += "  end\n";
     for (int i = 0; i < 5000; ++i) text += "  iadd32 r3, r3, " + std::to_string(i) + "\n";
     text += "end\nsimd 1\n  repeat 2\n    repeat 2\n      fadd32 r0, r0, r1\n    end\n  end\nend\n";
+    // Bodies at and just past the length a stream replays from a decoded copy.
+    for (int simd : {2, 3}) {
+        text += "simd " + std::to_string(simd) + "\n  repeat 5\n";
+        for (int i = 0; i < 62 + simd; ++i)
+            text += "    iadd32 r4, r4, " + std::to_string(i) + "\n";
+        text += "  end\n  fadd32 r0, r0, r1\nend\n";
+    }
     TempFile src(".trace"), bin(".agxb");
     src.write(text);
     convert(src.path(), bin, true);
@@ -338,6 +350,21 @@ TEST_CASE("a binary trace streams in bounded memory", "[binary_trace][streaming]
     CHECK(rss_peak < rss0 + 8 * 1024 * 1024);
 }
 
+TEST_CASE("a binary trace changed after it was opened stops its streams",
+          "[binary_trace][errors]") {
+    TempFile bin(".agxb");
+    convert(example("ffma_chain.trace"), bin, true);
+    auto w = open_binary_trace(bin.path());
+    const std::string bytes = bin.read();
+    bin.write(bytes);  // the same bytes, but a new modification time
+    try {
+        w->open(0, 0)->peek();
+        FAIL("a changed file was read");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) == bin.path() + ": the trace changed after it was opened");
+    }
+}
+
 TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][errors]") {
     TempFile good(".agxb");
     convert(example("load_wait_use.trace"), good, true);
@@ -374,9 +401,9 @@ TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][er
         expect_error(b, "version 2 not supported");
     }
     SECTION("truncation at every length") {
-        for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{15}, std::size_t{16},
-                              std::size_t{40}, bytes.size() / 2, bytes.size() - 33,
-                              bytes.size() - 1})
+        for (std::size_t n :
+             {std::size_t{1}, std::size_t{8}, std::size_t{15}, std::size_t{16}, std::size_t{40},
+              bytes.size() / 2, bytes.size() - 33, bytes.size() - 1})
             expect_error(bytes.substr(0, n), "truncated");
     }
     SECTION("corrupt chunk frame") {
