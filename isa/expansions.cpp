@@ -131,13 +131,13 @@ std::vector<Expansion> build() {
     seq("PRODUCT<I32>", rounds(5, {"simd_shuffle_xor", "imul32"}), kReduce);
     seq("BITWISE_REDUCE16", rounds(5, {"simd_shuffle_xor", "bitop16"}), kReduce);
     seq("BITWISE_REDUCE32", rounds(5, {"simd_shuffle_xor", "bitop32"}), kReduce);
-    // Scans: an exclusive scan shifts by one lane (zero-filled) and adds in 5
-    // Hillis-Steele rounds; the inclusive scan adds the lane's own value. The
-    // measurements agree: exclusive 11.57 < inclusive 12.60 cycles.
+    // Scans: the exclusive scan's latency is four dependent shuffle-and-add
+    // rounds, and the inclusive scan adds the lane's own value at the end
+    // (exclusive 11.57 < inclusive 12.60 cycles of throughput).
     constexpr std::string_view kScan =
-        "guess: 1 + 5 zero-filled shuffle_up rounds with an op each (exclusive); inclusive adds the own value";
+        "guess: 4 zero-filled shuffle_up rounds with an op each (exclusive: latency 23.63 - 1.70 = 4 x (shuffle + add)); inclusive adds the own value (+2.3 cycles measured)";
     auto scan = [&](std::string_view op, bool inclusive) {
-        auto s = concat(chain({"simd_shuffle_up"}), rounds(5, {"simd_shuffle_up", op}));
+        auto s = rounds(4, {"simd_shuffle_up", op});
         return inclusive ? concat(s, chain({op})) : s;
     };
     seq("PREFIX_ESUM<F32>", scan("fadd32", false), kScan);
@@ -228,8 +228,8 @@ std::vector<Expansion> build() {
         "guess: mulhi(a,b) + c (8.01 cycles, like IMULHI32)");
     seq("IMAD((32x32=32)+64)", chain({"imul32", "iadd32", "icmpsel32", "iadd32"}),
         "guess: 32-bit product then IADD(64+32=64) (4.80 cycles)");
-    seq("IMAD((32x32=64)+64)", chain({"imadd32x64"}),
-        "guess: one 32x32+64 instruction (8.03 cycles)");
+    seq("IMAD((32x32=64)+64)", chain({"imul32x64", "iadd32", "icmpsel32", "iadd32", "iadd32"}),
+        "guess: the 64-bit product, then IADD64 (throughput 8.03 = the wide multiply; latency 19.85 = the chain)");
     seq("IMAD((64x64=64)+64)", chain({"imadd32x64", "imadd32", "imadd32"}),
         "guess: IMUL(64x64=64) with the add folded into the wide multiply-add (16.58 cycles)");
 

@@ -14,6 +14,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
 #include "validation/lib/measurement.hpp"
+#include "validation/lib/memory_workload.hpp"
 #include "validation/lib/runner.hpp"
 #include "validation/lib/suite_workload.hpp"
 
@@ -41,6 +42,24 @@ int run_one(const SuiteArgs& args) {
     const std::uint32_t reps = args.repetitions ? args.repetitions : def.repetitions;
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
+    if (def.memory) {  // a memory benchmark: its own workload, cores and figure
+        MemoryWorkload w(def, cfg, reps);
+        RunOptions options;
+        options.cores = w.cores();
+        const RunResult r = simulate(cfg, w, options);
+        std::cout << found->id << ": " << memory_kind_name(def.memory->kind) << ", " << w.cores() << " cores, "
+                  << w.simds_per_core() << " simds/core, " << reps << " repetitions\n";
+        std::cout << "  figure of this run (total method): "
+                  << memory_figure(def, cfg, r.cycles, reps, w.simds_per_core()) << " "
+                  << memory_figure_unit(def.memory->kind) << "; measured " << (found->raw.empty() ? "-" : found->raw)
+                  << "\n";
+        print_summary(std::cout, cfg, w, r);
+        if (stats_file) {
+            stats_file->stream() << std::setw(2) << r.stats << "\n";
+            stats_file->commit();
+        }
+        return kExitOk;
+    }
     SuiteWorkload w(def, cfg.core, reps);
     const RunResult r = simulate(cfg, w, {});
     std::cout << found->id << ": " << def.body_label() << ", ILP " << def.ilp << ", " << w.simds_per_core()

@@ -36,6 +36,9 @@ int generate(const GenArgs& args) {
         if (m.id == args.id || (!found && m.id.find(args.id) != std::string::npos)) found = &m;
     if (!found) throw InputError(args.measurements, "no benchmark with id '" + args.id + "'");
     const BenchmarkDefinition& def = found->benchmark;
+    if (def.memory)  // its addresses change every step: no loop of one body to write
+        throw InputError(args.measurements + ": " + found->id,
+                         "a memory benchmark is expanded on the fly; trace gen writes ALU benchmarks only");
     SuiteWorkload w(def, cfg.core, args.repetitions ? args.repetitions : def.repetitions);
 
     OutputFile out(args.out);

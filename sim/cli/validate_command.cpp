@@ -52,11 +52,13 @@ int validate(const ValidateArgs& args) {
                                                         " (the files hold: " + (have.empty() ? "none" : have) + ")");
     }
 
-    // Measured figures only; each distinct definition is simulated once.
+    // Measured figures (and memory sweeps); each distinct definition is simulated once.
     std::vector<BenchmarkDefinition> defs;
     std::vector<std::size_t> def_of(report.rows.size(), SIZE_MAX);
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
-        if (!report.rows[i].measured.value) continue;
+        // Memory sweeps are simulated at every point, measured or not: the
+        // staircase plot draws the whole simulated curve.
+        if (!report.rows[i].measured.value && !report.rows[i].measured.benchmark.memory) continue;
         const BenchmarkDefinition& b = report.rows[i].measured.benchmark;
         nlohmann::json key = to_json(b);
         key.erase("name");

@@ -43,10 +43,13 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.max_threads_per_threadgroup", k.max_threads_per_threadgroup);
     v("core.threadgroup_memory_bytes", k.threadgroup_memory_bytes);
     v("core.threadgroup_memory_latency_cycles", k.threadgroup_memory_latency_cycles);
+    v("core.threadgroup_memory_banks", k.threadgroup_memory_banks);
+    v("core.threadgroup_memory_bank_bytes", k.threadgroup_memory_bank_bytes);
     v("core.wait_slots", k.wait_slots);
     v("core.max_outstanding_per_slot", k.max_outstanding_per_slot);
     v("core.sfu_lanes", k.sfu_lanes);
     v("core.scheduler_policy", k.scheduler_policy);
+    v("core.deadlock_cycles", k.deadlock_cycles);
     v("core.register_file.size_bytes", k.register_file.size_bytes);
     v("core.register_file.max_halves_per_thread", k.register_file.max_halves_per_thread);
     v("core.register_file.allocation_granule_halves", k.register_file.allocation_granule_halves);
@@ -55,9 +58,11 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.file_read_ports", k.register_cache.file_read_ports);
     v("core.register_cache.replacement", k.register_cache.replacement);
     visit_cache("core.l1d", k.l1d, v);
+    v("core.l1d.write_policy", k.l1d.write_policy);
     visit_cache("core.icache", k.icache, v);
     for (auto& [cls, t] : k.timing) {
         v("core.timing." + cls + ".issue_interval", t.issue_interval);
+        v("core.timing." + cls + ".dispatch_cycles", t.dispatch_cycles);
         v("core.timing." + cls + ".latency", t.latency);
     }
 
@@ -68,6 +73,10 @@ void visit_fields(Config& c, Visit&& v) {
     v("memory.dram.bus_width_bits", m.dram.bus_width_bits);
     v("memory.dram.data_rate_mtps", m.dram.data_rate_mtps);
     v("memory.dram.latency_ns", m.dram.latency_ns);
+    v("memory.dram.banks_per_channel", m.dram.banks_per_channel);
+    v("memory.dram.row_bytes", m.dram.row_bytes);
+    v("memory.dram.row_miss_ns", m.dram.row_miss_ns);
+    v("memory.dram.efficiency", m.dram.efficiency);
 }
 
 // A MachineConfig whose timing table holds every catalogue class (zeroed), so

@@ -20,6 +20,7 @@ using u64 = std::uint64_t;
 const char* const kFamilies[] = {"apple7", "apple8"};
 const char* const kPolicies[] = {"lru", "fifo", "random"};
 const char* const kSchedulerPolicies[] = {"greedy", "round_robin"};
+const char* const kWritePolicies[] = {"write_through", "write_back"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -179,6 +180,11 @@ void check_core(Checker& c, const CoreConfig& k) {
                {"core.simd_width"});
     c.at_least("core.threadgroup_memory_bytes", k.threadgroup_memory_bytes, 1);
     c.at_least("core.threadgroup_memory_latency_cycles", k.threadgroup_memory_latency_cycles, 1);
+    c.within("core.threadgroup_memory_banks", k.threadgroup_memory_banks, 1, 1024);
+    c.pow2("core.threadgroup_memory_banks", k.threadgroup_memory_banks);
+    c.within("core.threadgroup_memory_bank_bytes", k.threadgroup_memory_bank_bytes, 1, 128);
+    c.pow2("core.threadgroup_memory_bank_bytes", k.threadgroup_memory_bank_bytes);
+    c.at_least("core.deadlock_cycles", k.deadlock_cycles, 1000);
     c.at_least("core.wait_slots", k.wait_slots, 1);
     c.at_least("core.max_outstanding_per_slot", k.max_outstanding_per_slot, 1);
     c.at_least("core.sfu_lanes", k.sfu_lanes, 1);
@@ -189,6 +195,7 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
     c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);
     check_cache(c, "core.l1d", k.l1d, true);
+    c.one_of("core.l1d.write_policy", k.l1d.write_policy, kWritePolicies);
     check_cache(c, "core.icache", k.icache, false);
     // Exactly the catalogue's timing classes: an instruction without timing
     // cannot issue, and an extra class is a misspelt one.
@@ -205,6 +212,7 @@ void check_core(Checker& c, const CoreConfig& k) {
     for (const auto& [cls, t] : k.timing) {
         c.within("core.timing." + cls + ".issue_interval", t.issue_interval, 1, 4096);
         c.within("core.timing." + cls + ".latency", t.latency, 1, 65536);
+        c.within("core.timing." + cls + ".dispatch_cycles", t.dispatch_cycles, 1, 64);
     }
 }
 
@@ -234,6 +242,17 @@ void check_memory(Checker& c, const MachineConfig& m) {
                {"memory.dram.channels"});
     c.within("memory.dram.data_rate_mtps", d.data_rate_mtps, 1, 100000);
     c.within("memory.dram.latency_ns", d.latency_ns, 1, 100000);
+    c.within("memory.dram.banks_per_channel", d.banks_per_channel, 1, 256);
+    c.at_least("memory.dram.row_bytes", d.row_bytes, m.memory.slc.line_bytes);
+    c.pow2("memory.dram.row_bytes", d.row_bytes);
+    if (c.ok() && d.row_miss_ns >= d.latency_ns)
+        c.fail("memory.dram.row_miss_ns",
+               str(d.row_miss_ns) + " ns is not below latency_ns " + str(d.latency_ns) +
+                   " (a row hit must take some time)",
+               {"memory.dram.latency_ns"});
+    if (!(std::isfinite(d.efficiency) && d.efficiency > 0.0 && d.efficiency <= 1.0))
+        c.fail("memory.dram.efficiency", "out of range: " + std::to_string(d.efficiency) +
+                                             " (must be above 0 and at most 1)");
 }
 
 }  // namespace

@@ -42,11 +42,15 @@ struct CacheConfig {
     std::uint32_t mshrs = 0;                // outstanding misses (0 where unused)
     std::uint32_t prefetch_lines = 0;       // next lines requested ahead of each access (0: none)
     std::string replacement;                // policy name
+    // core.l1d only: "write_through" (stores go to the L2, no allocation) or
+    // "write_back" (stores allocate; dirty lines are written back on eviction).
+    std::string write_policy = "write_through";
 };
 
 // How one class of instructions times on its pipeline.
 struct TimingClassConfig {
     std::uint32_t issue_interval = 1;       // cycles a scheduler's pipe stays busy
+    std::uint32_t dispatch_cycles = 1;      // cycles the scheduler's issue port stays busy
     std::uint32_t latency = 1;              // issue to result usable by a dependant
 };
 
@@ -57,6 +61,8 @@ struct CoreConfig {
     std::uint32_t max_threads_per_threadgroup = 0;
     std::uint32_t threadgroup_memory_bytes = 0;  // per core
     std::uint32_t threadgroup_memory_latency_cycles = 0;
+    std::uint32_t threadgroup_memory_banks = 32;       // banks serving one access per cycle each
+    std::uint32_t threadgroup_memory_bank_bytes = 4;   // width of one bank
     std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
     std::uint32_t sfu_lanes = 0;            // shared by the core's schedulers
@@ -66,13 +72,20 @@ struct CoreConfig {
     CacheConfig l1d;
     CacheConfig icache;
     std::map<std::string, TimingClassConfig> timing;  // by timing-class name
+    // A run that issues no instruction for this many cycles is stopped as a
+    // deadlock (the engine names what every simd waits on).
+    std::uint32_t deadlock_cycles = 1000000;
 };
 
 struct DramConfig {
     std::uint32_t channels = 0;
     std::uint32_t bus_width_bits = 0;       // whole chip
     std::uint32_t data_rate_mtps = 0;       // mega-transfers per second
-    std::uint32_t latency_ns = 0;           // idle load-to-use beyond the SLC
+    std::uint32_t latency_ns = 0;           // idle load-to-use beyond the SLC of an access that opens a row
+    std::uint32_t banks_per_channel = 8;
+    std::uint32_t row_bytes = 2048;         // per bank and channel
+    std::uint32_t row_miss_ns = 0;          // extra time of an access whose row is not open
+    double efficiency = 1.0;                // sustained fraction of the peak data rate
 };
 
 struct MemoryConfig {

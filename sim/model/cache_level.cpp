@@ -1,27 +1,97 @@
 #include "sim/model/cache_level.hpp"
 
+#include <algorithm>
+
 namespace agx {
 
-CacheLevel::CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock)
-    : sc_module(name), upstream("upstream"), downstream("downstream"), cfg_(cfg), clock_(clock), tags_(cfg) {
+CacheLevel::CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
+                       unsigned chip_cores, bool per_core_links)
+    : sc_module(name),
+      upstream("upstream"),
+      downstream("downstream"),
+      cfg_(cfg),
+      clock_(clock),
+      chip_cores_(std::max(1u, chip_cores)),
+      per_core_links_(per_core_links),
+      tags_(cfg),
+      line_(cfg.line_bytes) {
     upstream.register_b_transport(this, &CacheLevel::b_transport);
+    if (!per_core_links_) add_link();
 }
 
-void CacheLevel::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void CacheLevel::add_link() {
+    // The array's rate is the sum of the chip's links: it can bind only when a
+    // run simulates more cores than the chip has, so only then is it timed.
+    if (per_core_links_ && links_.size() >= chip_cores_ && !shared_)
+        shared_ = std::make_unique<BandwidthTimeline>(static_cast<double>(cfg_.bytes_per_cycle) *
+                                                      chip_cores_);
+    // Per-core links carry one core's share; a single link carries the chip's.
+    const unsigned scale = per_core_links_ ? 1 : chip_cores_;
+    links_.push_back(std::make_unique<Link>(
+        Link{BandwidthTimeline(static_cast<double>(cfg_.bytes_per_cycle) * scale),
+             MissTracker(cfg_.mshrs * scale)}));
+}
+
+Cycle CacheLevel::forward(tlm::tlm_command cmd, std::uint64_t address, Cycle at) {
+    below_.set_command(cmd);
+    below_.set_address(address);
+    below_.set_data_ptr(line_.data());
+    below_.set_data_length(cfg_.line_bytes);
+    below_.set_streaming_width(cfg_.line_bytes);
+    below_.set_byte_enable_ptr(nullptr);
+    below_.set_dmi_allowed(false);
+    below_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    const Cycle kernel_now = clock_.now();
+    sc_core::sc_time delay = clock_.time(at > kernel_now ? at - kernel_now : 0);
+    downstream->b_transport(below_, delay);
+    if (below_.is_response_error())
+        SC_REPORT_ERROR(name(), "memory request failed below this level");
+    return kernel_now + clock_.cycles(delay);
+}
+
+void CacheLevel::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    Link& link = *links_[id >= 0 && static_cast<std::size_t>(id) < link_of_socket_.size()
+                             ? link_of_socket_[id]
+                             : 0];
     const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+    const std::uint32_t bytes = trans.get_data_length();
     (write ? writes_ : reads_) += 1;
-    bytes_ += trans.get_data_length();
-    delay += clock_.time(cfg_.hit_latency_cycles);
-    // Write-allocate, like the loads: an assumption until writes are measured.
-    if (!tags_.access(trans.get_address())) {
-        downstream->b_transport(trans, delay);
-        if (!trans.is_response_ok()) return;
+    bytes_ += bytes;
+    const Cycle kernel_now = clock_.now();
+    const Cycle arrival = clock_.cycles(sc_core::sc_time_stamp() + delay);
+    const Cycle lookup_done = arrival + cfg_.hit_latency_cycles;
+    const std::uint64_t line = trans.get_address() / cfg_.line_bytes;
+
+    const TagResult t = tags_.access(trans.get_address(), write, true);
+    if (t.evicted_dirty) {
+        ++writebacks_;
+        forward(tlm::TLM_WRITE_COMMAND, t.evicted_address, lookup_done);
     }
+    Cycle ready = lookup_done;
+    if (t.hit) {
+        if (*t.ready > lookup_done) {  // on its way for someone else
+            ready = *t.ready;
+            ++merged_;
+        }
+    } else if (!write) {              // a write allocates without reading: per-byte valid bits
+        Cycle* line_ready = t.ready;  // forward() leaves these tags alone
+        const Cycle start = link.mshrs.acquire(lookup_done);
+        ready = forward(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, start);
+        link.mshrs.hold(ready);
+        *line_ready = ready;
+        miss_cycles_ += ready - lookup_done;
+    }
+    // The data crosses the level's array and the requester's link.
+    Cycle done = ready;
+    if (shared_) done = shared_->pass(done, bytes);
+    done = link.port.pass(done, bytes);
+    delay = clock_.time(done - kernel_now);  // the kernel's time is on a whole cycle
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 void CacheLevel::preload(std::uint64_t address, std::uint64_t bytes) {
-    for (std::uint64_t a = address / cfg_.line_bytes * cfg_.line_bytes; a < address + bytes; a += cfg_.line_bytes)
+    for (std::uint64_t a = address / cfg_.line_bytes * cfg_.line_bytes; a < address + bytes;
+         a += cfg_.line_bytes)
         tags_.fill(a);
 }
 
@@ -34,6 +104,40 @@ void CacheLevel::report_stats(nlohmann::json& out) const {
     out["misses"] = tags_.misses();
     const auto total = tags_.hits() + tags_.misses();
     out["hit_rate"] = total ? static_cast<double>(tags_.hits()) / static_cast<double>(total) : 0.0;
+    out["hits_on_lines_in_flight"] = merged_;
+    out["writebacks"] = writebacks_;
+    out["miss_latency_cycles_total"] = miss_cycles_;
+    const auto misses = tags_.misses();
+    out["miss_latency_cycles_mean"] =
+        misses ? static_cast<double>(miss_cycles_) / static_cast<double>(misses) : 0.0;
+
+    // Bandwidth and queueing, summed over the links (and the shared array).
+    double queue = shared_ ? shared_->queue_cycles() : 0.0;
+    std::uint64_t waits = 0, wait_cycles = 0, requests = 0;
+    Cycle first = shared_ ? shared_->first_arrival() : kNever,
+          last = shared_ ? shared_->last_done() : 0;
+    double link_rate = 0;
+    for (const auto& l : links_) {
+        queue += l->port.queue_cycles();
+        waits += l->mshrs.full_waits();
+        wait_cycles += l->mshrs.wait_cycles();
+        requests += l->port.requests();
+        first = std::min(first, l->port.first_arrival());
+        last = std::max(last, l->port.last_done());
+        link_rate = l->port.bytes_per_cycle();
+    }
+    out["links"] = links_.size();
+    out["link_bytes_per_cycle"] = link_rate;
+    out["total_bytes_per_cycle"] =
+        per_core_links_ ? static_cast<double>(cfg_.bytes_per_cycle) * chip_cores_ : link_rate;
+    out["queue_cycles_total"] = queue;
+    out["queue_cycles_mean"] = requests ? queue / static_cast<double>(requests) : 0.0;
+    out["mshr_full_waits"] = waits;
+    out["mshr_wait_cycles"] = wait_cycles;
+    out["bytes_per_cycle_used"] =
+        last > first && first != kNever
+            ? static_cast<double>(bytes_) / static_cast<double>(last - first)
+            : 0.0;
 }
 
 }  // namespace agx

@@ -1,45 +1,90 @@
 // A GPU-wide cache level (L2, system-level cache) on TLM-2.0 sockets.
 //
 // Loosely timed: the request's time is the kernel's time plus the annotated
-// delay; the level adds its lookup latency and, on a miss, forwards the
-// request to the level below, which adds its own. This is the foundation's
-// fixed-latency form: queueing and bandwidth limits come with the memory
-// issue's refinement.
+// delay. The level adds its lookup latency; on a miss it forwards a request
+// for its line to the level below, which adds its own (the configured
+// latencies add up level by level). Write-back, write-allocate with per-byte
+// valid bits (assumption, as GPU L2s have): a write allocates without reading
+// the line, and an evicted dirty line is written to the level below.
+//
+// Bandwidth and queueing: the level's upstream ports are "links". The L2 has
+// one per core (`bytes_per_cycle` each, as memory-hierarchy.md gives it per
+// core) and a shared array whose rate is the sum over the chip's cores (so it
+// binds only on runs with more cores than the chip has); the SLC has one link
+// from the L2 at `bytes_per_cycle` x the chip's cores, shared by all. Data
+// crosses its link (and the shared array) on the way up; an idle port adds
+// no latency, a busy one its queueing delay. Misses in flight hold MSHRs
+// (`mshrs` per link, per core for the SLC); a miss that finds none free
+// waits. A line still being filled is not requested again: later requests
+// wait for the fill (miss merging, which is how cores reading the same data
+// share one fill).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "sim/config/machine_config.hpp"
 #include "sim/model/clock.hpp"
 #include "sim/model/stats_source.hpp"
+#include "sim/timing/bandwidth_timeline.hpp"
 #include "sim/timing/cache_tags.hpp"
+#include "sim/timing/miss_tracker.hpp"
 
 namespace agx {
 
 class CacheLevel : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     tlm_utils::multi_passthrough_target_socket<CacheLevel> upstream;
     tlm_utils::simple_initiator_socket<CacheLevel> downstream;
 
-    CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock);
+    // `chip_cores`: the chip's core count (config `cores`), which sizes the
+    // level's total bandwidth and MSHRs. `per_core_links`: one link per core
+    // (the L2) rather than one link for everything above (the SLC).
+    CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
+               unsigned chip_cores, bool per_core_links);
+
+    // Binds an upstream initiator socket as core `core`'s (for a level with
+    // per-core links; else every socket shares the one link).
+    template <class Socket>
+    void attach(Socket& socket, unsigned core) {
+        socket.bind(upstream);
+        link_of_socket_.push_back(per_core_links_ ? core : 0);
+        while (links_.size() <= link_of_socket_.back()) add_link();
+    }
 
     void report_stats(nlohmann::json& out) const override;
     // Installs [address, address + bytes) before the run, uncounted.
     void preload(std::uint64_t address, std::uint64_t bytes);
 
-private:
+  private:
+    struct Link {
+        BandwidthTimeline port;
+        MissTracker mshrs;
+    };
+    void add_link();
     void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    // A request of ours to the level below at cycle `at`; returns when done.
+    Cycle forward(tlm::tlm_command cmd, std::uint64_t address, Cycle at);
 
     const CacheConfig& cfg_;
     const CoreClock& clock_;
+    unsigned chip_cores_;
+    bool per_core_links_;
     CacheTags tags_;
-    std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0;
+    std::vector<std::unique_ptr<Link>> links_;
+    std::vector<unsigned> link_of_socket_;
+    std::unique_ptr<BandwidthTimeline> shared_;  // the L2's array (when it can bind)
+    tlm::tlm_generic_payload below_;
+    std::vector<unsigned char> line_;
+    std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, merged_ = 0, writebacks_ = 0;
+    std::uint64_t miss_cycles_ = 0;
 };
 
 }  // namespace agx

@@ -11,10 +11,10 @@ Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClo
       int_complex_pipe("int_complex_pipe", cfg.core.schedulers),
       sfu("sfu", cfg.core),
       shuffle_unit("shuffle_unit", cfg.core.schedulers),
-      l1d("l1d", cfg.core.l1d, clock),
-      icache("icache", cfg.core.icache, clock),
+      l1d("l1d", cfg.core.l1d, clock, cfg.memory.l2.bytes_per_cycle),
+      icache("icache", cfg.core.icache, clock, cfg.memory.l2.bytes_per_cycle),
       load_store_unit("load_store_unit", cfg.core, l1d),
-      threadgroup_memory("threadgroup_memory", cfg.core.schedulers),
+      threadgroup_memory("threadgroup_memory", cfg.core),
       control("control", cfg.core.schedulers),
       clock_(clock),
       engine_(cfg.core, wire(*this), workload, groups, residency) {
@@ -30,6 +30,7 @@ CoreBlocks Core::wire(Core& c) {
     b.shuffle = &c.shuffle_unit.pipe;
     b.load_store = &c.load_store_unit.pipe;
     b.threadgroup = &c.threadgroup_memory.pipe;
+    b.tgmem = &c.threadgroup_memory.banks;
     b.control = &c.control.pipe;
     b.lsu = &c.load_store_unit.unit;
     b.icache = &c.icache;

@@ -30,7 +30,7 @@ public:
     CoreCache l1d;
     CoreCache icache;
     LoadStoreBlock load_store_unit;
-    PipelineBlock threadgroup_memory;
+    ThreadgroupMemoryBlock threadgroup_memory;
     PipelineBlock control;
 
     const CoreEngine& engine() const { return engine_; }

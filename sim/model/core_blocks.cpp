@@ -24,6 +24,18 @@ void LoadStoreBlock::report_stats(nlohmann::json& out) const {
     out["requests"] = unit.requests();
     out["lines"] = unit.lines();
     out["bytes"] = unit.bytes();
+    out["data_path_busy_cycles"] = unit.busy_cycles();
+    out["mshr_wait_cycles"] = unit.mshr_wait_cycles();
+}
+
+void ThreadgroupMemoryBlock::report_stats(nlohmann::json& out) const {
+    out["size_bytes"] = size_bytes_;
+    out["banks"] = banks.banks();
+    out["bank_bytes"] = banks.bank_bytes();
+    out["issued"] = pipe.issued_total();
+    out["accesses"] = banks.accesses();
+    out["bank_passes"] = banks.passes_total();
+    out["conflict_cycles"] = banks.conflict_cycles();
 }
 
 }  // namespace agx

@@ -14,6 +14,7 @@
 #include "sim/timing/pipe_state.hpp"
 #include "sim/timing/register_cache.hpp"
 #include "sim/timing/shared_sfu.hpp"
+#include "sim/timing/threadgroup_memory.hpp"
 
 namespace agx {
 
@@ -54,6 +55,22 @@ public:
 
 private:
     std::uint32_t lanes_;
+};
+
+// Threadgroup memory: the per-scheduler issue pipe and the core's banks.
+class ThreadgroupMemoryBlock : public sc_core::sc_module, public StatsSource {
+public:
+    ThreadgroupMemoryBlock(sc_core::sc_module_name name, const CoreConfig& cfg)
+        : sc_module(name),
+          pipe(cfg.schedulers),
+          banks(cfg.threadgroup_memory_banks, cfg.threadgroup_memory_bank_bytes),
+          size_bytes_(cfg.threadgroup_memory_bytes) {}
+    PipeState pipe;
+    ThreadgroupMemory banks;
+    void report_stats(nlohmann::json& out) const override;
+
+private:
+    std::uint32_t size_bytes_;
 };
 
 class LoadStoreBlock : public sc_core::sc_module, public StatsSource {

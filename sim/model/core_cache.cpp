@@ -2,70 +2,144 @@
 
 namespace agx {
 
-CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock)
-    : sc_module(name), downstream("downstream"), cfg_(cfg), clock_(clock), tags_(cfg), line_(cfg.line_bytes) {}
+CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
+                     std::uint32_t link_bytes_per_cycle)
+    : sc_module(name),
+      downstream("downstream"),
+      cfg_(cfg),
+      clock_(clock),
+      tags_(cfg),
+      mshrs_(cfg.mshrs),
+      // The remaining beats over the link, then the line's write into the array.
+      beats_after_first_((cfg.line_bytes + std::max(1u, link_bytes_per_cycle) - 1) /
+                             std::max(1u, link_bytes_per_cycle) -
+                         1 +
+                         (cfg.line_bytes + std::max(1u, cfg.bytes_per_cycle) - 1) /
+                             std::max(1u, cfg.bytes_per_cycle)),
+      write_back_(cfg.write_policy == "write_back"),
+      line_(cfg.line_bytes) {}
 
-Cycle CoreCache::fetch(std::uint64_t line, bool write, Cycle now) {
+Cycle CoreCache::transport(tlm::tlm_command cmd, std::uint64_t address, std::uint32_t bytes,
+                           Cycle at) {
     // The annotated delay carries the request's own time, which may be ahead
     // of the kernel's time.
-    trans_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans_.set_address(line * cfg_.line_bytes);
+    trans_.set_command(cmd);
+    trans_.set_address(address);
     trans_.set_data_ptr(line_.data());
-    trans_.set_data_length(cfg_.line_bytes);
-    trans_.set_streaming_width(cfg_.line_bytes);
+    trans_.set_data_length(bytes);
+    trans_.set_streaming_width(bytes);
     trans_.set_byte_enable_ptr(nullptr);
     trans_.set_dmi_allowed(false);
     trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     const Cycle kernel_now = clock_.now();
-    sc_core::sc_time delay = clock_.time(now - kernel_now);
+    sc_core::sc_time delay = clock_.time(at > kernel_now ? at - kernel_now : 0);
     downstream->b_transport(trans_, delay);
     if (trans_.is_response_error()) SC_REPORT_ERROR(name(), "memory request failed below the core");
-    const Cycle done = kernel_now + clock_.cycles(delay);
-    if (filling_.size() > 4 * cfg_.mshrs + 16)  // forget fills that have long returned
-        for (auto it = filling_.begin(); it != filling_.end();)
-            it = it->second <= now ? filling_.erase(it) : std::next(it);
-    filling_[line] = done;
+    return kernel_now + clock_.cycles(delay);
+}
+
+Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
+    const Cycle start = mshrs_.acquire(at);
+    accepted_ += start - at;   // access() set it to the request's cycle
+    if (tags.evicted_dirty) {  // the victim's data leaves first; nobody waits for it
+        ++writebacks_;
+        transport(tlm::TLM_WRITE_COMMAND, tags.evicted_address, cfg_.line_bytes, start);
+    }
+    const Cycle done =
+        transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, start);
+    mshrs_.hold(done + beats_after_first_);
+    if (tags.ready) *tags.ready = done;  // present from now, usable when the fill is back
+    miss_cycles_ += done - at;
     return done;
 }
 
 void CoreCache::prefetch(std::uint64_t line, Cycle now) {
     if (tags_.contains(line * cfg_.line_bytes)) return;
-    tags_.fill(line * cfg_.line_bytes);
+    if (!mshrs_.available(now)) {
+        ++prefetches_dropped_;
+        return;
+    }
     ++prefetches_;
-    fetch(line, false, now);
+    const Cycle done =
+        transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, now);
+    mshrs_.hold(done + beats_after_first_);
+    tags_.fill(line * cfg_.line_bytes, done);
 }
 
-Cycle CoreCache::access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle now) {
-    (write ? writes_ : reads_) += 1;
+Cycle CoreCache::load(std::uint64_t address, Cycle now) {
+    ++reads_;
     const std::uint64_t line = address / cfg_.line_bytes;
     const Cycle lookup_done = now + cfg_.hit_latency_cycles;
-    Cycle ready;
-    if (tags_.access(address)) {
-        ready = lookup_done;
-        const auto it = filling_.find(line);
-        if (it != filling_.end() && it->second > lookup_done) {  // present, still on its way
-            ready = it->second;
+    const TagResult t = tags_.access(address, false, true);
+    Cycle ready = lookup_done;
+    if (t.hit) {
+        if (*t.ready > lookup_done) {  // present, still on its way
+            ready = *t.ready;
             ++merged_;
         }
     } else {
-        ready = fetch(line, write, lookup_done);
-        miss_cycles_ += ready - lookup_done;
+        ready = fill(line, lookup_done, t);
     }
     for (std::uint32_t k = 1; k <= cfg_.prefetch_lines; ++k) prefetch(line + k, lookup_done);
     return ready;
+}
+
+Cycle CoreCache::store(std::uint64_t address, std::uint32_t bytes, Cycle now) {
+    ++writes_;
+    const Cycle lookup_done = now + cfg_.hit_latency_cycles;
+    if (!write_back_) {
+        // Write-through, no allocation: a present line is updated in place,
+        // and the L2 acknowledges the store.
+        if (tags_.contains(address)) ++write_hits_;
+        return transport(tlm::TLM_WRITE_COMMAND, address, bytes, lookup_done);
+    }
+    const std::uint64_t line = address / cfg_.line_bytes;
+    const TagResult t = tags_.access(address, true, true);
+    if (!t.hit)
+        return fill(line, lookup_done,
+                    t);  // write-allocate: the rest of the line comes from the L2
+    ++write_hits_;
+    return std::max(lookup_done, *t.ready);
+}
+
+Cycle CoreCache::access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle now) {
+    accepted_ = now;
+    return write ? store(address, bytes, now) : load(address, now);
+}
+
+Cycle CoreCache::atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) {
+    accepted_ = now;
+    ++atomics_;
+    tags_.invalidate(address);
+    const Cycle lookup_done = now + cfg_.hit_latency_cycles;
+    const Cycle start = mshrs_.acquire(lookup_done);
+    if (start > lookup_done) accepted_ = now + (start - lookup_done);
+    const Cycle done = transport(tlm::TLM_READ_COMMAND, address, bytes, start);
+    mshrs_.hold(done);
+    return done;
 }
 
 void CoreCache::report_stats(nlohmann::json& out) const {
     out["size_bytes"] = cfg_.size_bytes;
     out["reads"] = reads_;
     out["writes"] = writes_;
+    out["atomics"] = atomics_;
     out["hits"] = tags_.hits();
     out["misses"] = tags_.misses();
     const auto total = tags_.hits() + tags_.misses();
     out["hit_rate"] = total ? static_cast<double>(tags_.hits()) / static_cast<double>(total) : 0.0;
     out["hits_on_lines_in_flight"] = merged_;
+    out["write_hits"] = write_hits_;
+    out["writebacks"] = writebacks_;
     out["prefetches"] = prefetches_;
+    out["prefetches_dropped"] = prefetches_dropped_;
+    out["mshrs"] = cfg_.mshrs;
+    out["mshr_full_waits"] = mshrs_.full_waits();
+    out["mshr_wait_cycles"] = mshrs_.wait_cycles();
     out["miss_latency_cycles_total"] = miss_cycles_;
+    const auto misses = tags_.misses();
+    out["miss_latency_cycles_mean"] =
+        misses ? static_cast<double>(miss_cycles_) / static_cast<double>(misses) : 0.0;
 }
 
 }  // namespace agx

@@ -1,39 +1,39 @@
-// Main memory on a TLM-2.0 target socket: a fixed access latency plus the
-// time to move the data over the chip's bus. Channels serve requests in order
-// of arrival at their data rate; lines interleave over channels by address.
+// Main memory on a TLM-2.0 target socket: channels of banks with open rows
+// behind per-channel buses (sim/timing/dram_timing.hpp has the timing).
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "sim/config/machine_config.hpp"
 #include "sim/model/clock.hpp"
 #include "sim/model/stats_source.hpp"
+#include "sim/timing/dram_timing.hpp"
 
 namespace agx {
 
 class Dram : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     tlm_utils::simple_target_socket<Dram> upstream;
 
-    Dram(sc_core::sc_module_name name, const DramConfig& cfg, double clock_ghz, const CoreClock& clock);
+    // `line_bytes`: the interleave granule over the channels (the SLC's line).
+    Dram(sc_core::sc_module_name name, const DramConfig& cfg, double clock_ghz,
+         const CoreClock& clock, std::uint32_t line_bytes);
 
     void report_stats(nlohmann::json& out) const override;
 
-private:
+  private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
     const DramConfig& cfg_;
     const CoreClock& clock_;
-    Cycle latency_cycles_;
-    double bytes_per_cycle_per_channel_;
-    std::vector<double> channel_free_;  // in cycles, fractional
+    double clock_ghz_;
+    DramTiming timing_;
     std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0;
-    double queue_cycles_ = 0;
+    Cycle latency_total_ = 0;
 };
 
 }  // namespace agx

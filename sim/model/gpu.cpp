@@ -9,14 +9,16 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_c
       groups(workload.launch().threadgroups),
       cores("core", core_count,
             [&](const char* n, std::size_t) { return new Core(n, cfg, clock, workload, groups, residency); }),
-      l2("l2", cfg.memory.l2, clock),
-      slc("slc", cfg.memory.slc, clock),
-      dram("dram", cfg.memory.dram, cfg.clock_ghz, clock) {
-    for (auto& core : cores) {
-        core.l1d.downstream.bind(l2.upstream);
-        core.icache.downstream.bind(l2.upstream);
+      // The shared levels are sized for the chip's cores, whatever number of
+      // them the run simulates.
+      l2("l2", cfg.memory.l2, clock, cfg.cores, true),
+      slc("slc", cfg.memory.slc, clock, cfg.cores, false),
+      dram("dram", cfg.memory.dram, cfg.clock_ghz, clock, cfg.memory.slc.line_bytes) {
+    for (unsigned i = 0; i < cores.size(); ++i) {
+        l2.attach(cores[i].l1d.downstream, i);
+        l2.attach(cores[i].icache.downstream, i);
     }
-    l2.downstream.bind(slc.upstream);
+    slc.attach(l2.downstream, 0);
     if (const std::uint64_t code = workload.code_resident_in_l2()) l2.preload(kCodeBaseAddress, code);
     slc.downstream.bind(dram.upstream);
 }

@@ -4,44 +4,106 @@
 
 namespace agx {
 
+namespace {
+bool is_pow2(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+unsigned log2_of(std::uint64_t v) {
+    unsigned s = 0;
+    while ((1ull << s) < v) ++s;
+    return s;
+}
+}  // namespace
+
 CacheTags::CacheTags(const CacheConfig& cfg)
     : line_bytes_(std::max<std::uint32_t>(1, cfg.line_bytes)),
       ways_(std::max<std::uint32_t>(1, cfg.associativity)),
       sets_(std::max<std::uint64_t>(1, cfg.size_bytes / line_bytes_ / ways_)),
-      ways_store_(sets_ * ways_),
-      victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)) {}
+      tag_(sets_ * ways_, kInvalid),
+      last_use_(sets_ * ways_, 0),
+      ready_(sets_ * ways_, 0),
+      dirty_(sets_ * ways_, false),
+      victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)) {
+    if (is_pow2(line_bytes_) && line_bytes_ > 1) line_shift_ = log2_of(line_bytes_);
+    if (is_pow2(sets_) && sets_ > 1) {
+        set_mask_ = sets_ - 1;
+        set_shift_ = log2_of(sets_);
+    }
+}
 
-bool CacheTags::access(std::uint64_t address) { return lookup(address, true); }
+bool CacheTags::access(std::uint64_t address) {
+    return lookup(address, true, false, true).hit;
+}
 
-void CacheTags::fill(std::uint64_t address) { lookup(address, false); }
+TagResult CacheTags::access(std::uint64_t address, bool dirty, bool allocate) {
+    return lookup(address, true, dirty, allocate);
+}
+
+void CacheTags::fill(std::uint64_t address, Cycle ready) {
+    const TagResult r = lookup(address, false, false, true);
+    if (r.ready) *r.ready = ready;
+}
+
+void CacheTags::invalidate(std::uint64_t address) {
+    const std::uint64_t line = line_of(address);
+    const std::uint64_t base = set_of(line) * ways_, tag = tag_of(line);
+    for (std::uint32_t w = 0; w < ways_; ++w)
+        if (tag_[base + w] == tag) {
+            tag_[base + w] = kInvalid;
+            last_use_[base + w] = 0;
+            ready_[base + w] = 0;
+            dirty_[base + w] = false;
+        }
+}
 
 bool CacheTags::contains(std::uint64_t address) const {
-    const std::uint64_t line = address / line_bytes_;
-    const Way* base = &ways_store_[(line % sets_) * ways_];
+    const std::uint64_t line = line_of(address);
+    const std::uint64_t* tags = &tag_[set_of(line) * ways_];
+    const std::uint64_t tag = tag_of(line);
     for (std::uint32_t w = 0; w < ways_; ++w)
-        if (base[w].valid && base[w].tag == line / sets_) return true;
+        if (tags[w] == tag) return true;
     return false;
 }
 
-bool CacheTags::lookup(std::uint64_t address, bool count) {
-    const std::uint64_t line = address / line_bytes_;
-    const std::uint64_t set = line % sets_;
-    const std::uint64_t tag = line / sets_;
-    Way* base = &ways_store_[set * ways_];
-    Way* empty = nullptr;
+TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool allocate) {
+    const std::uint64_t line = line_of(address);
+    const std::uint64_t set = set_of(line);
+    const std::uint64_t tag = tag_of(line);
+    const std::uint64_t base = set * ways_;
+    const std::uint64_t* tags = &tag_[base];
+    std::uint32_t empty = ways_;
     for (std::uint32_t w = 0; w < ways_; ++w) {
-        Way& way = base[w];
-        if (way.valid && way.tag == tag) {
-            if (victims_.stamp_on_hit()) way.last_use = ++tick_;
+        if (tags[w] == tag) {
+            const std::uint64_t i = base + w;
+            if (victims_.stamp_on_hit()) last_use_[i] = ++tick_;
+            if (dirty) dirty_[i] = true;
             if (count) ++hits_;
-            return true;
+            TagResult r;
+            r.hit = true;
+            r.ready = &ready_[i];
+            return r;
         }
-        if (!way.valid && !empty) empty = &way;
+        if (tags[w] == kInvalid && empty == ways_) empty = w;
     }
-    Way* victim = empty ? empty : &base[victims_.pick(ways_, [base](std::uint32_t i) { return base[i].last_use; })];
-    *victim = Way{tag, ++tick_, true};
     if (count) ++misses_;
-    return false;
+    if (!allocate) return {};
+    const std::uint64_t* stamps = &last_use_[base];
+    const std::uint64_t i =
+        base + (empty < ways_ ? empty : victims_.pick(ways_, [stamps](std::uint32_t k) {
+            return stamps[k];
+        }));
+    TagResult r;
+    if (tag_[i] != kInvalid && dirty_[i]) {
+        r.evicted_dirty = true;
+        r.evicted_address = (tag_[i] * sets_ + set) * line_bytes_;
+        ++writebacks_;
+    }
+    tag_[i] = tag;
+    last_use_[i] = ++tick_;
+    ready_[i] = 0;
+    dirty_[i] = dirty;
+    r.ready = &ready_[i];
+    return r;
 }
 
 }  // namespace agx

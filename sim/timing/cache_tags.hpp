@@ -1,47 +1,81 @@
 // Tag store of a set-associative cache (replacement policy from the config:
-// lru, fifo, random). Pure bookkeeping:
-// timing belongs to the block that owns it.
+// lru, fifo, random). Pure bookkeeping: timing belongs to the block that owns
+// it, which may keep one cycle per line in the tags (when the line's data is
+// there: a line being filled is present but not yet usable).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/replacement.hpp"
 
 namespace agx {
 
+// What one lookup found and did.
+struct TagResult {
+    bool hit = false;
+    bool evicted_dirty = false;         // a dirty line left to make room: write it back
+    std::uint64_t evicted_address = 0;  // its address
+    // The line's ready cycle (hit or newly allocated line; null when nothing
+    // was allocated). Valid until the next call on the tags.
+    Cycle* ready = nullptr;
+};
+
 class CacheTags {
-public:
+  public:
     explicit CacheTags(const CacheConfig& cfg);
 
     // Looks the line holding `address` up; on a miss, allocates it (evicting
     // the least recently used way). Returns true on a hit.
     bool access(std::uint64_t address);
+    // The general lookup: a hit or, with `allocate`, a fill of the line; a
+    // write (`dirty`) leaves the line dirty, so that its eviction reports a
+    // write-back. A newly allocated line is ready at cycle 0 until the owner
+    // sets *ready.
+    TagResult access(std::uint64_t address, bool dirty, bool allocate);
+    // Drops the line if present (its data is not written back).
+    void invalidate(std::uint64_t address);
     // Whether the line is present, without touching statistics or LRU order.
     bool contains(std::uint64_t address) const;
-    // Installs the line (a prefetch or a pre-load) without counting an access.
-    void fill(std::uint64_t address);
+    // Installs the line (a prefetch or a pre-load) without counting an access;
+    // its data is there from `ready`.
+    void fill(std::uint64_t address, Cycle ready = 0);
 
     std::uint64_t hits() const { return hits_; }
     std::uint64_t misses() const { return misses_; }
+    std::uint64_t writebacks() const { return writebacks_; }
     std::uint32_t line_bytes() const { return line_bytes_; }
 
-private:
-    bool lookup(std::uint64_t address, bool count);
+  private:
+    TagResult lookup(std::uint64_t address, bool count, bool dirty, bool allocate);
+    std::uint64_t set_of(std::uint64_t line) const {
+        return set_mask_ ? line & set_mask_ : line % sets_;
+    }
+    std::uint64_t tag_of(std::uint64_t line) const {
+        return set_mask_ ? line >> set_shift_ : line / sets_;
+    }
+    std::uint64_t line_of(std::uint64_t address) const {
+        return line_shift_ ? address >> line_shift_ : address / line_bytes_;
+    }
 
-    struct Way {
-        std::uint64_t tag = 0;
-        std::uint64_t last_use = 0;
-        bool valid = false;
-    };
+    // Way state in separate arrays, so that a lookup reads a set's tags from
+    // one or two host cache lines. An invalid way holds kInvalid as its tag.
+    static constexpr std::uint64_t kInvalid = ~0ull;
     std::uint32_t line_bytes_;
     std::uint32_t ways_;
     std::uint64_t sets_;
-    std::vector<Way> ways_store_;
+    unsigned line_shift_ = 0;     // log2(line_bytes) when a power of two (else 0: divide)
+    std::uint64_t set_mask_ = 0;  // sets - 1 when sets is a power of two above 1 (else 0: divide)
+    unsigned set_shift_ = 0;
+    std::vector<std::uint64_t> tag_;
+    std::vector<std::uint64_t> last_use_;
+    std::vector<Cycle> ready_;
+    std::vector<bool> dirty_;
     VictimPicker victims_;
     std::uint64_t tick_ = 0;
-    std::uint64_t hits_ = 0, misses_ = 0;
+    std::uint64_t hits_ = 0, misses_ = 0, writebacks_ = 0;
 };
 
 }  // namespace agx

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/timing/memory_fault.hpp"
 
 namespace agx {
 
@@ -22,9 +23,13 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       sched_simds_(cfg.schedulers),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       scan_start_(cfg.schedulers, 0),
+      dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
       sched_(cfg.schedulers),
-      opcode_counts_(isa_.size(), 0) {
+      opcode_counts_(isa_.size(), 0),
+      lsu_waiters_(cfg.max_resident_simds, cfg.schedulers),
+      sched_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
+      sched_wake_(cfg.schedulers, 0) {
     // Resolve each opcode's timing once, so the hot path never looks up a name.
     timing_by_opcode_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
@@ -33,6 +38,8 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
             throw std::logic_error("config has no timing for class " +
                                    std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
         timing_by_opcode_[op] = it->second;
+        if (isa_.info(static_cast<isa::Opcode>(op)).memory == isa::MemorySpace::Device)
+            lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
     }
     for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
     for (auto& list : sched_simds_) list.reserve(cfg.max_resident_simds / std::max(1u, cfg.schedulers) + 1);
@@ -103,6 +110,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
 void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
     s.earliest = now;
+    wake_scheduler(s.scheduler);
     if (!s.head) {
         retire(s, id, now);
         return;
@@ -141,6 +149,7 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
             if (o.active && o.at_barrier) {
                 o.at_barrier = false;
                 o.earliest = now + 1;
+                wake_scheduler(o.scheduler);
             }
         }
         g.at_barrier = 0;
@@ -166,6 +175,15 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
     }
     later(pipe_for(info.unit)->free_at(s.scheduler), StallCause::PipeBusy);
     if (info.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
+    // The core's memory paths: the LSU takes the instruction when its data
+    // path (and the L1's MSHRs) can, `latency` cycles after issue; the
+    // threadgroup banks take one access at a time.
+    if (info.memory == isa::MemorySpace::Device && blocks_.lsu) {
+        const Cycle accept = blocks_.lsu->accept_at(), lead = timing_by_opcode_[in.opcode].latency;
+        later(accept > lead ? accept - lead : 0, StallCause::MemoryBusy);
+    } else if (info.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
+        later(blocks_.tgmem->free_at(), StallCause::MemoryBusy);
+    }
     return e;
 }
 
@@ -176,16 +194,23 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const unsigned sched = s.scheduler;
 
     const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
+    dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
     const Cycle sfu_wait = info.unit == Unit::IntComplex ? blocks_.sfu->issue(now, t.issue_interval) : 0;
 
     Cycle ready = now + std::max<Cycle>(fetch_extra, sfu_wait) + t.latency;
-    if (info.memory == isa::MemorySpace::Device) {
-        const MemoryIssue m = blocks_.lsu->issue(in, info.is_store, now + fetch_extra + t.latency);
-        ready = m.complete;
-        if (m.busy_cycles > t.issue_interval)  // more lines than one interval covers
-            blocks_.load_store->issue(sched, now, m.busy_cycles - t.issue_interval);
-        if (info.is_async && in.wait_slot < s.slots.size()) s.slots[in.wait_slot].add(ready);
+    try {
+        if (info.memory == isa::MemorySpace::Device) {
+            const AccessKind kind = info.is_atomic ? AccessKind::Atomic
+                                    : info.is_store ? AccessKind::Store
+                                                    : AccessKind::Load;
+            ready = blocks_.lsu->issue(in, kind, now + fetch_extra + t.latency).complete;
+            if (info.is_async && in.wait_slot < s.slots.size()) s.slots[in.wait_slot].add(ready);
+        } else if (info.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
+            ready = blocks_.tgmem->access(in, info.is_atomic, now + fetch_extra) + t.latency;
+        }
+    } catch (const MemoryFault& f) {
+        throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());
     }
     for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready);
     if (in.num_dst > 0 || info.memory != isa::MemorySpace::None) s.last_result = std::max(s.last_result, ready);
@@ -206,6 +231,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
                 if (o.active && o.at_barrier) {
                     o.at_barrier = false;
                     o.earliest = now + 1;
+                    wake_scheduler(o.scheduler);
                 }
             }
             g.at_barrier = 0;
@@ -232,25 +258,46 @@ Cycle CoreEngine::step(Cycle now) {
     admitted_this_step_ = false;
     if (admit_pending_) admit_threadgroups(now);
 
+    // The load/store unit can take more: wake the first simds waiting for it.
+    if (!lsu_waiters_.empty() && lsu_gate() <= now)
+        lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
+            simds_[id].earliest = now;
+            wake_scheduler(simds_[id].scheduler);
+        });
+
     Cycle next = kNever;
+    bool progressed = admitted_this_step_;
     for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
         auto& list = sched_simds_[sc];
         bool issued = false;
         Evaluation best{kNever, StallCause::NoSimd};
         const Cycle ports_free = blocks_.register_caches[sc]->ports_free_at();
-        if (!list.empty() && ports_free > now) {
+        if (!list.empty() && dispatch_free_[sc] > now) {
+            best = {dispatch_free_[sc], StallCause::Dispatch};
+        } else if (!list.empty() && ports_free > now) {
             best = {ports_free, StallCause::OperandFetch};
+        } else if (!list.empty() && sched_wake_[sc] > now) {
+            best = sched_best_[sc];  // every simd still sleeps: the last scan stands
         } else if (!list.empty()) {
             const std::size_t n = list.size();
             const std::size_t start = scan_start_[sc] % n;
-            for (std::size_t k = 0; k < n; ++k) {
-                const std::size_t idx = (start + k) % n;
+            for (std::size_t k = 0, idx = start; k < n; ++k, idx = idx + 1 == n ? 0 : idx + 1) {
                 const std::uint32_t id = list[idx];
+                if (lsu_waiters_.asleep(id)) continue;  // its earliest is kNever: no need to look
                 SimdContext& s = simds_[id];
                 if (s.earliest <= now) {
                     const Evaluation e = evaluate(s, now);
                     s.earliest = e.when;
                     s.cause = e.cause;
+                    // Waiting for the load/store unit: sleep in its queue.
+                    const bool for_lsu = e.when > now && e.cause == StallCause::MemoryBusy &&
+                                         isa_.info(s.head->opcode).memory == isa::MemorySpace::Device;
+                    if (for_lsu) {
+                        lsu_waiters_.add(id, sc);
+                        s.earliest = kNever;
+                    } else {
+                        lsu_waiters_.remove(id, sc);
+                    }
                     if (e.when <= now) {
                         issue(s, id, now);
                         scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(idx));
@@ -260,8 +307,15 @@ Cycle CoreEngine::step(Cycle now) {
                 }
                 if (s.earliest < best.when) best = {s.earliest, s.cause};
             }
+            sched_best_[sc] = best;
+            sched_wake_[sc] = issued ? 0 : best.when;
+        }
+        if (!issued && lsu_waiters_.count(sc) > 0) {
+            const Cycle gate = std::max(lsu_gate(), now + 1);
+            if (gate < best.when) best = {gate, StallCause::MemoryBusy};
         }
         if (issued) {
+            progressed = true;
             sched_cause_[sc] = StallCause::NoSimd;  // provisional: re-evaluated next cycle
             next = std::min(next, now + 1);
         } else {
@@ -277,19 +331,37 @@ Cycle CoreEngine::step(Cycle now) {
         finished_ = true;
         return kNever;
     }
-    if (next == kNever) report_deadlock(now);
+    if (progressed || last_progress_ < start) last_progress_ = now;
+    if (next == kNever) report_deadlock(now, "no simd can ever issue");
+    // The deadlock detector: a run that would go on without issuing anything
+    // for more than core.deadlock_cycles is stopped now, before simulating it.
+    if (next - last_progress_ > cfg_.deadlock_cycles)
+        report_deadlock(now, "no instruction issued since cycle " + std::to_string(last_progress_) +
+                                 " and none can issue before cycle " + std::to_string(next) +
+                                 " (more than core.deadlock_cycles = " + std::to_string(cfg_.deadlock_cycles) + ")");
     return std::max(next, now + 1);
 }
 
-void CoreEngine::report_deadlock(Cycle now) const {
+Cycle CoreEngine::lsu_gate() const {
+    const Cycle accept = blocks_.lsu ? blocks_.lsu->accept_at() : 0;
+    return accept > lsu_lead_ ? accept - lsu_lead_ : 0;
+}
+
+void CoreEngine::report_deadlock(Cycle now, const std::string& reason) const {
     std::ostringstream msg;
-    msg << "deadlock at cycle " << now << ": no simd can ever issue;";
+    msg << "deadlock at cycle " << now << ": " << reason << ";";
     int shown = 0;
     for (std::uint32_t id = 0; id < simds_.size() && shown < 8; ++id) {
         const SimdContext& s = simds_[id];
         if (!s.active) continue;
         msg << " threadgroup " << s.threadgroup << " simd " << s.simd_in_group << " waits on "
             << stall_cause_name(s.cause);
+        if (s.at_barrier) {
+            const GroupSlot& g = group_slots_[s.group_slot];
+            msg << " (" << g.at_barrier << " of " << g.live_simds << " live simds arrived)";
+        } else if (s.earliest != kNever) {
+            msg << " until cycle " << s.earliest;
+        }
         if (s.head) msg << " (trace line " << s.head->source_line << ")";
         msg << ";";
         ++shown;

@@ -17,11 +17,13 @@
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/issue_policy.hpp"
 #include "sim/timing/load_store_unit.hpp"
+#include "sim/timing/lsu_waiters.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/pipe_state.hpp"
 #include "sim/timing/register_cache.hpp"
 #include "sim/timing/shared_sfu.hpp"
 #include "sim/timing/simd_context.hpp"
+#include "sim/timing/threadgroup_memory.hpp"
 #include "sim/timing/threadgroup_source.hpp"
 
 namespace agx {
@@ -43,6 +45,7 @@ struct CoreBlocks {
     PipeState* control = nullptr;
     LoadStoreUnit* lsu = nullptr;
     MemoryPort* icache = nullptr;
+    ThreadgroupMemory* tgmem = nullptr;  // null: threadgroup accesses take their class latency only
 };
 
 class CoreEngine {
@@ -84,7 +87,10 @@ private:
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     PipeState* pipe_for(isa::Unit u) const;
-    [[noreturn]] void report_deadlock(Cycle now) const;
+    [[noreturn]] void report_deadlock(Cycle now, const std::string& reason) const;
+    // When simds waiting for the load/store unit may next get it (a lower
+    // bound for every device-memory class).
+    Cycle lsu_gate() const;
 
     const CoreConfig& cfg_;
     CoreBlocks blocks_;
@@ -99,6 +105,7 @@ private:
     std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
     std::unique_ptr<IssuePolicy> policy_;
     std::vector<std::uint32_t> scan_start_;                // list position each scheduler's scan starts at
+    std::vector<Cycle> dispatch_free_;                     // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;                  // cause for skipped cycles
     std::vector<SchedulerCounters> sched_;
     std::vector<std::uint64_t> opcode_counts_;
@@ -108,6 +115,18 @@ private:
     std::uint32_t live_groups_ = 0;
     Cycle end_cycle_ = 0;
     Cycle accounted_until_ = 0;
+    Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started
+    LsuWaiters lsu_waiters_;
+    // Per scheduler: the best of its last scan and the cycle before which a
+    // new scan would find the same (every simd's earliest is later), so a
+    // scheduler whose simds all sleep is not scanned again until then.
+    // Anything that changes a simd's earliest from outside the scan (a new
+    // head, a barrier's release, a wake from the load/store unit's queue)
+    // forces the next scan.
+    std::vector<Evaluation> sched_best_;
+    std::vector<Cycle> sched_wake_;
+    void wake_scheduler(unsigned sc) { sched_wake_[sc] = 0; }
+    Cycle lsu_lead_ = 0;       // the longest device-memory class latency: issue to reaching the unit
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;
     bool finished_ = false;

@@ -10,11 +10,20 @@
 namespace agx {
 
 class MemoryPort {
-public:
+  public:
     virtual ~MemoryPort() = default;
     // One request for `bytes` at `address` (within one line), made at `now`.
     // Returns the cycle at which the data is back (loads) or accepted (stores).
     virtual Cycle access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle now) = 0;
+    // An atomic read-modify-write of `bytes` within one line; returns when its
+    // result is back. By default a write's timing.
+    virtual Cycle atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) {
+        return access(address, bytes, true, now);
+    }
+    // The cycle the last request was accepted: later than its `now` when it
+    // missed and had to wait for a miss status register (MSHR). The load/store
+    // unit holds its next request until then.
+    virtual Cycle last_accepted() const { return 0; }
 };
 
 }  // namespace agx

@@ -1,7 +1,9 @@
 #include "sim/trace/trace_index.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "sim/timing/memory_fault.hpp"
 #include "sim/trace/trace_parse.hpp"
 
 namespace agx::trace_detail {
@@ -72,6 +74,70 @@ void parse_range(std::string_view text, const LineContext& at, std::uint32_t tot
     s.last_simd = static_cast<std::uint32_t>(b);
 }
 
+std::string hex(std::uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// `base=0x100000 size=65536` -> a buffer.
+BufferRange parse_buffer(std::string_view rest, const LineContext& at) {
+    BufferRange b;
+    b.line = at.line;
+    bool have_base = false, have_size = false;
+    while (!rest.empty()) {
+        auto word = next_word(rest);
+        auto eq = word.find('=');
+        if (eq == std::string_view::npos)
+            fail(at, "buffer: expected key=value, got '" + std::string(word) + "'");
+        auto key = word.substr(0, eq);
+        auto value = word.substr(eq + 1);
+        std::uint64_t v = 0;
+        if (!parse_uint(value, v))
+            fail(at, "buffer: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
+        if (key == "base") {
+            b.base = v, have_base = true;
+        } else if (key == "size") {
+            if (v == 0) fail(at, "buffer: size must be at least 1");
+            b.size = v, have_size = true;
+        } else {
+            fail(at, "buffer: unknown key '" + std::string(key) + "' (expected base= and size=)");
+        }
+    }
+    if (!have_base || !have_size) fail(at, "buffer needs base= and size=");
+    if (b.base + b.size < b.base) fail(at, "buffer: base + size overflows 64 bits");
+    return b;
+}
+
+// The lane addresses of a memory instruction: aligned to the access, inside
+// a declared buffer (device memory, when any are declared) or inside the
+// launch's threadgroup memory.
+void check_addresses(const Instruction& in, const TraceIndex& index, const LineContext& at) {
+    const auto& info = isa::Catalogue::instance().info(in.opcode);
+    if (info.memory == isa::MemorySpace::None) return;
+    const unsigned size = std::max<unsigned>(1, in.mem.bytes_per_lane);
+    const unsigned align = natural_alignment(size);
+    const bool device = info.memory == isa::MemorySpace::Device;
+    const std::uint64_t tg_bytes = index.launch.threadgroup_memory_bytes;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        if (!(in.active_mask >> lane & 1u)) continue;
+        const std::uint64_t a = in.mem.address(lane);
+        const std::string what = "lane " + std::to_string(lane) + " address " + hex(a);
+        if (a % align != 0)
+            fail(at, what + " is not aligned to its " + std::to_string(size) + "-byte access");
+        if (device && !index.buffers.empty()) {
+            bool inside = false;
+            for (const BufferRange& b : index.buffers)
+                if (a >= b.base && a - b.base + size <= b.size) inside = true;
+            if (!inside)
+                fail(at, what + " (" + std::to_string(size) + " bytes) is outside every declared buffer");
+        }
+        if (!device && a + size > tg_bytes)
+            fail(at, what + " (" + std::to_string(size) +
+                         " bytes) is outside the launch's threadgroup_memory=" + std::to_string(tg_bytes));
+    }
+}
+
 class Indexer {
   public:
     explicit Indexer(const std::shared_ptr<const TraceFile>& file)
@@ -120,6 +186,10 @@ class Indexer {
                 fail(at, "'launch' must come before the first 'simd' section");
             index_.launch = parse_launch(rest, at);
             launch_line_ = at.line;
+        } else if (word == "buffer") {
+            if (!index_.sections.empty())
+                fail(at, "'buffer' must come before the first 'simd' section");
+            index_.buffers.push_back(parse_buffer(rest, at));
         } else if (word == "kernel") {
             if (rest.substr(0, 5) != "name=" || rest.size() == 5 ||
                 rest.find_first_of(" \t") != std::string_view::npos)
@@ -142,7 +212,7 @@ class Indexer {
         } else if (word == "repeat") {
             fail(at, "'repeat' outside any section");
         } else {
-            fail(at, "expected 'launch', 'kernel' or 'simd', got '" + std::string(word) + "'");
+            fail(at, "expected 'launch', 'kernel', 'buffer' or 'simd', got '" + std::string(word) + "'");
         }
     }
 
@@ -162,12 +232,13 @@ class Indexer {
             if (repeats_.size() == kMaxRepeatNesting)
                 fail(at, "repeat blocks nested deeper than " + std::to_string(kMaxRepeatNesting));
             repeats_.push_back(at.line);
-        } else if (word == "simd" || word == "launch" || word == "kernel") {
+        } else if (word == "simd" || word == "launch" || word == "kernel" || word == "buffer") {
             fail(at, "'" + std::string(word) + "' inside section '" + section_name_ +
                          "' (missing 'end'?)");
         } else {
             // Full check now, so that a bad line fails before any simulation.
             parse_instruction(text, at, index_.launch.registers_halves, scratch_);
+            check_addresses(scratch_, index_, at);
         }
     }
 

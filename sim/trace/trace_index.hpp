@@ -25,9 +25,18 @@ struct SectionIndex {
     std::uint32_t header_line = 0;
 };
 
+// A `buffer base=... size=...` line: device memory the kernel may access.
+struct BufferRange {
+    std::uint64_t base = 0;
+    std::uint64_t size = 0;
+    std::uint32_t line = 0;
+};
+
 struct TraceIndex {
     Launch launch;
     std::string kernel_name;
+    // When any are declared, every device access must lie inside one of them.
+    std::vector<BufferRange> buffers;
     std::vector<SectionIndex> sections;  // sorted by first_simd, covering every simd once
 
     const SectionIndex* find(std::uint32_t global_simd) const;

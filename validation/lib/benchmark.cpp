@@ -63,7 +63,7 @@ std::vector<isa::ExpansionStep> expand_operation(const std::string& op, std::uin
 nlohmann::json to_json(const BenchmarkDefinition& b) {
     nlohmann::json body = nlohmann::json::array();
     for (const auto& item : b.body) body.push_back({{"op", item.op}, {"count", item.count}});
-    return {{"name", b.name},
+    nlohmann::json j = {{"name", b.name},
             {"body", body},
             {"ilp", b.ilp},
             {"simds_per_core", b.simds_per_core},
@@ -73,12 +73,14 @@ nlohmann::json to_json(const BenchmarkDefinition& b) {
             {"operand_shape", operand_shape_name(b.operand_shape)},
             {"overhead_cycles", b.overhead_cycles},
             {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
+    if (b.memory) j["memory"] = to_json(*b.memory);
+    return j;
 }
 
 BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where) {
     static const std::set<std::string> known = {"name", "body", "ilp", "simds_per_core", "register_bits",
                                                 "repetitions", "unroll", "operand_shape", "overhead_cycles",
-                                                "method"};
+                                                "method", "memory"};
     if (!j.is_object()) throw InputError(where, "a benchmark must be a JSON object");
     for (const auto& [k, v] : j.items())
         if (!known.count(k)) throw InputError(where + "." + k, "unknown key");
@@ -111,6 +113,7 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
         else if (m != "total")
             throw InputError(where + ".method", "expected 'total' or 'steady'");
     }
+    if (j.contains("memory")) b.memory = memory_benchmark_from_json(j.at("memory"), where + ".memory");
     const auto& body = j.at("body");
     if (!body.is_array()) throw InputError(where + ".body", "expected an array of {op, count}");
     for (std::size_t i = 0; i < body.size(); ++i) {

@@ -9,12 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "isa/catalogue.hpp"
+#include "validation/lib/memory_benchmark.hpp"
 
 namespace agx::validation {
 
@@ -55,6 +57,9 @@ struct BenchmarkDefinition {
     // of 2N and N repetitions, so fixed costs and warm-up cancel (the
     // throughput figures, measured over ~250 waves that hide the fixed cost).
     enum class Method : std::uint8_t { Total, Steady } method = Method::Total;
+    // Present: a memory benchmark (memory_benchmark.hpp), which the simulator
+    // expands with MemoryWorkload; the body is then ignored.
+    std::optional<MemoryBenchmark> memory;
 
     // The body as the reference tables name it: "IMUL32 + 3 IADD32".
     std::string body_label() const;

@@ -8,6 +8,7 @@
 
 #include "sim/common/errors.hpp"
 #include "validation/lib/correlation_plot.hpp"
+#include "validation/lib/staircase_plot.hpp"
 
 namespace agx::validation {
 
@@ -126,6 +127,8 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     std::ofstream svg(dir + "/correlation.svg");
     write_correlation_svg(svg, points, "agxsim " + report.config + ": simulated vs measured (cycles)");
     if (!svg) throw InputError(dir, "cannot write the report");
+    // Memory rows: latency (the staircase), bandwidth and code size against footprint.
+    write_memory_plots(dir, report);
 }
 
 }  // namespace agx::validation

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/model/simulation.hpp"
+#include "validation/lib/memory_workload.hpp"
 #include "validation/lib/suite_workload.hpp"
 
 namespace agx::validation {
@@ -31,10 +32,19 @@ struct Outcome {
 [[noreturn]] void run_child(const MachineConfig& cfg, const BenchmarkDefinition& def, std::uint32_t reps, int fd) {
     std::string out;
     try {
-        SuiteWorkload w(def, cfg.core, reps);
-        const RunResult r = simulate(cfg, w, {});
-        out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions) + " " +
-              std::to_string(w.simds_per_core());
+        if (def.memory) {
+            MemoryWorkload w(def, cfg, reps);
+            RunOptions options;
+            options.cores = w.cores();
+            const RunResult r = simulate(cfg, w, options);
+            out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions) + " " +
+                  std::to_string(w.simds_per_core());
+        } else {
+            SuiteWorkload w(def, cfg.core, reps);
+            const RunResult r = simulate(cfg, w, {});
+            out = std::to_string(r.cycles) + " " + std::to_string(r.simd_instructions) + " " +
+                  std::to_string(w.simds_per_core());
+        }
     } catch (const std::exception& e) {
         out = std::string("! ") + e.what();
     }
@@ -122,18 +132,21 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
             f.error = o.error;
             continue;
         }
+        const auto figure = [&](Cycle cycles) {
+            return def.memory ? memory_figure(def, cfg, cycles, def.repetitions, o.simds)
+                              : figure_from_cycles(def, cfg.core.schedulers, cycles, def.repetitions, o.simds);
+        };
         if (def.method == BenchmarkDefinition::Method::Total) {
             f.cycles = o.cycles;
             f.simd_instructions = o.instructions;
-            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles, def.repetitions, o.simds);
+            f.value = figure(o.cycles);
         } else if (jobs[j].repetitions == def.repetitions) {
             f.cycles = o.cycles;  // the N run; the 2N run follows in the job list
         } else {
             const Cycle base = f.cycles;
             f.cycles = o.cycles;
             f.simd_instructions = o.instructions;
-            f.value = figure_from_cycles(def, cfg.core.schedulers, o.cycles > base ? o.cycles - base : 0,
-                                         def.repetitions, o.simds);
+            f.value = figure(o.cycles > base ? o.cycles - base : 0);
         }
     }
     return figures;

@@ -1,0 +1,190 @@
+// The core engine's memory paths with fake memories: the deadlock detector,
+// waits on empty slots, MSHR stalls in the stall breakdown, threadgroup bank
+// conflicts, misaligned accesses.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "isa/catalogue.hpp"
+#include "sim/common/errors.hpp"
+#include "sim/timing/core_engine.hpp"
+#include "sim/timing/occupancy.hpp"
+#include "sim/trace/program_workload.hpp"
+
+using namespace agx;
+
+namespace {
+
+CoreConfig small_core() {
+    CoreConfig c;
+    c.schedulers = 4;
+    c.simd_width = 32;
+    c.max_resident_simds = 96;
+    c.max_threads_per_threadgroup = 1024;
+    c.threadgroup_memory_bytes = 60 * 1024;
+    c.wait_slots = 2;
+    c.max_outstanding_per_slot = 8;
+    c.sfu_lanes = 32;
+    c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {256, 384}}};
+    c.register_cache = {6, 2, "lru"};
+    c.scheduler_policy = "greedy";
+    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru", "write_through"};
+    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru", "write_through"};
+    for (auto name : isa::Catalogue::instance().timing_classes())
+        c.timing[std::string(name)] = {1, 1, 2};
+    c.timing["device_load"] = {1, 1, 4};
+    c.timing["threadgroup_load"] = {1, 1, 55};
+    return c;
+}
+
+// An L1 at a fixed latency whose MSHRs, when `full_until` is set, free only then.
+struct FakeL1 : MemoryPort {
+    Cycle latency;
+    Cycle full_until = 0;
+    Cycle accepted = 0;
+    explicit FakeL1(Cycle l) : latency(l) {}
+    Cycle access(std::uint64_t, std::uint32_t, bool, Cycle now) override {
+        accepted = std::max(now, full_until);
+        return accepted + latency;
+    }
+    Cycle last_accepted() const override { return accepted; }
+};
+
+struct Rig {
+    CoreConfig cfg = small_core();
+    std::vector<std::unique_ptr<RegisterCache>> rcs;
+    PipeState fp{4}, ic{4}, sh{4}, ls{4}, tg{4}, ctl{4};
+    SharedSfu sfu{4, 32, 32};
+    FakeL1 l1{100};
+    FakeL1 icache{0};
+    ThreadgroupMemory banks{32, 4};
+    std::unique_ptr<LoadStoreUnit> lsu;
+    std::unique_ptr<CoreEngine> engine;
+
+    Cycle run(Workload& w) {
+        CoreBlocks b;
+        for (int i = 0; i < 4; ++i) {
+            rcs.push_back(std::make_unique<RegisterCache>(cfg.register_cache));
+            b.register_caches.push_back(rcs.back().get());
+        }
+        lsu = std::make_unique<LoadStoreUnit>(cfg, l1);
+        b.fp32_int = &fp;
+        b.int_complex = &ic;
+        b.sfu = &sfu;
+        b.shuffle = &sh;
+        b.load_store = &ls;
+        b.threadgroup = &tg;
+        b.control = &ctl;
+        b.lsu = lsu.get();
+        b.icache = &icache;
+        b.tgmem = &banks;
+        const Residency res = compute_residency(cfg, w.launch(), "test");
+        ThreadgroupSource groups(w.launch().threadgroups);
+        engine = std::make_unique<CoreEngine>(cfg, b, w, groups, res);
+        Cycle now = 0;
+        while (now != kNever) now = engine->step(now);
+        engine->account_until(engine->end_cycle());
+        return engine->end_cycle();
+    }
+    std::uint64_t stalls(StallCause c) const {
+        std::uint64_t n = 0;
+        for (const auto& s : engine->scheduler_counters())
+            n += s.stalls[static_cast<std::size_t>(c)];
+        return n;
+    }
+};
+
+Launch one_simd(std::uint32_t tg_bytes = 0) {
+    Launch l;
+    l.threads_per_threadgroup = 32;
+    l.threadgroups = 1;
+    l.registers_halves = 16;
+    l.threadgroup_memory_bytes = tg_bytes;
+    return l;
+}
+
+Instruction device_load(std::uint64_t base, unsigned dst = 4) {
+    Instruction in = make_instruction("device_load", {reg32(dst)});
+    in.mem.base = base;
+    in.mem.stride = 4;
+    in.mem.bytes_per_lane = 4;
+    in.wait_slot = 0;
+    in.source_line = 7;
+    return in;
+}
+
+Instruction wait(unsigned slot) {
+    Instruction w = make_instruction("wait", {imm(slot)});
+    w.wait_slot = static_cast<std::uint8_t>(slot);
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("deadlock detector: a run that issues nothing for core.deadlock_cycles stops",
+          "[memory]") {
+    Rig rig;
+    rig.cfg.deadlock_cycles = 1000;
+    rig.l1.latency = 50000;  // a load that takes far longer than the limit
+    ProgramWorkload w("stuck", one_simd(), {device_load(0x1000), wait(0)}, 1);
+    try {
+        rig.run(w);
+        FAIL("no deadlock reported");
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("deadlock") != std::string::npos);
+        CHECK(msg.find("core.deadlock_cycles = 1000") != std::string::npos);
+        CHECK(msg.find("waits on wait_slot") != std::string::npos);
+    }
+}
+
+TEST_CASE("a wait on a slot with nothing outstanding completes at once", "[memory]") {
+    Rig rig;
+    Instruction add = make_instruction("fadd32", {reg32(1), reg32(1), reg32(2)});
+    ProgramWorkload w("empty wait", one_simd(), {wait(1), add}, 1);
+    CHECK(rig.run(w) <= 5);
+    CHECK(rig.stalls(StallCause::WaitSlot) == 0);
+}
+
+TEST_CASE("full MSHRs hold the load/store unit: the stall shows as memory_busy", "[memory]") {
+    Rig rig;
+    rig.l1.full_until = 3000;
+    std::vector<Instruction> body;
+    for (unsigned i = 0; i < 4; ++i) body.push_back(device_load(0x1000 + 128 * i, 4 + i));
+    ProgramWorkload w("mshr", one_simd(), body, 1);
+    const Cycle end = rig.run(w);
+    CHECK(end > 3000);
+    CHECK(rig.stalls(StallCause::MemoryBusy) > 2000);
+    CHECK(rig.lsu->mshr_wait_cycles() > 2000);
+}
+
+TEST_CASE("threadgroup loads take the class latency plus their bank conflicts", "[memory]") {
+    Rig rig;
+    Instruction tg = make_instruction("threadgroup_load", {reg32(4)});
+    tg.mem.base = 0;
+    tg.mem.stride = 8;  // two lanes per bank: two passes
+    tg.mem.bytes_per_lane = 4;
+    Instruction use = make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)});
+    ProgramWorkload w("tg", one_simd(1024), {tg, use}, 1);
+    const Cycle end = rig.run(w);
+    // Issue at 0, last pass at 1, result 55 later; the add issues then and
+    // its result lands after the FP32 latency (2).
+    CHECK(end == 1 + 55 + 2);
+    CHECK(rig.banks.conflict_cycles() == 1);
+}
+
+TEST_CASE("a misaligned lane access is an input error naming the workload and its line",
+          "[memory]") {
+    Rig rig;
+    ProgramWorkload w("misaligned", one_simd(), {device_load(0x1002)}, 1);
+    try {
+        rig.run(w);
+        FAIL("no error");
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("misaligned:7") != std::string::npos);
+        CHECK(msg.find("not aligned") != std::string::npos);
+    }
+}
