@@ -110,6 +110,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
 void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
     s.earliest = now;
+    s.cause = StallCause::NoSimd;  // nothing known about the new head yet
     wake_scheduler(s.scheduler);
     if (!s.head) {
         retire(s, id, now);
@@ -153,6 +154,20 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
             }
         }
         g.at_barrier = 0;
+    }
+}
+
+// The cycle the shared resource that last held `s` frees up, for the causes
+// where another simd's issue is what keeps it busy; 0 for any other cause.
+// A lower bound of when `s` can issue, cheaper than a full evaluation.
+Cycle CoreEngine::shared_resource_free_at(const SimdContext& s) const {
+    // The cause belongs to the head it was found for (load_head clears it),
+    // and the resource is checked against the head's own needs.
+    const Unit unit = isa_.info(s.head->opcode).unit;
+    switch (s.cause) {
+        case StallCause::SfuBusy: return unit == Unit::IntComplex ? blocks_.sfu->free_at() : 0;
+        case StallCause::PipeBusy: return pipe_for(unit)->free_at(s.scheduler);
+        default: return 0;
     }
 }
 
@@ -286,6 +301,14 @@ Cycle CoreEngine::step(Cycle now) {
                 if (lsu_waiters_.asleep(id)) continue;  // its earliest is kNever: no need to look
                 SimdContext& s = simds_[id];
                 if (s.earliest <= now) {
+                    // Still held by the shared resource that held it last time?
+                    // Then only its bound moves: no full evaluation.
+                    const Cycle held = shared_resource_free_at(s);
+                    if (held > now) {
+                        s.earliest = held;
+                        if (held < best.when) best = {held, s.cause};
+                        continue;
+                    }
                     const Evaluation e = evaluate(s, now);
                     s.earliest = e.when;
                     s.cause = e.cause;

@@ -84,6 +84,7 @@ private:
     void admit_threadgroups(Cycle now);
     void load_head(SimdContext& s, std::uint32_t id, Cycle now);
     Evaluation evaluate(SimdContext& s, Cycle now);
+    Cycle shared_resource_free_at(const SimdContext& s) const;
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     PipeState* pipe_for(isa::Unit u) const;

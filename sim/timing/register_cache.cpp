@@ -18,11 +18,21 @@ int RegisterCache::find(std::uint32_t k) const {
 }
 
 void RegisterCache::insert(std::uint32_t k) {
-    if (keys_.empty()) return;
-    const int empty = find(kEmpty);
-    const std::uint32_t victim =
-        empty >= 0 ? static_cast<std::uint32_t>(empty)
-                   : victims_.pick(static_cast<std::uint32_t>(keys_.size()), [this](std::uint32_t i) { return stamps_[i]; });
+    const std::size_t n = keys_.size();
+    if (n == 0) return;
+    std::uint32_t victim = 0;
+    if (victims_.policy() == Replacement::Random) {
+        const int empty = find(kEmpty);
+        victim = empty >= 0 ? static_cast<std::uint32_t>(empty)
+                            : victims_.pick(static_cast<std::uint32_t>(n), [](std::uint32_t) { return 0; });
+    } else {
+        // LRU and FIFO both evict the oldest stamp; an empty entry (stamp 0
+        // from the start, or kept at 0 when emptied) goes first.
+        for (std::uint32_t i = 1; i < n; ++i) {
+            if (keys_[victim] == kEmpty) break;
+            if (keys_[i] == kEmpty || stamps_[i] < stamps_[victim]) victim = i;
+        }
+    }
     keys_[victim] = k;
     stamps_[victim] = ++tick_;
 }

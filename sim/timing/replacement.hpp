@@ -26,6 +26,7 @@ class VictimPicker {
 public:
     explicit VictimPicker(Replacement p) : policy_(p) {}
     bool stamp_on_hit() const { return policy_ == Replacement::Lru; }
+    Replacement policy() const { return policy_; }
     // Index of the way to evict among `n` valid ways with stamps `stamp(i)`.
     template <class Stamp>
     std::uint32_t pick(std::uint32_t n, Stamp stamp) {
