@@ -15,10 +15,10 @@ namespace agx::isa {
 
 // The pipeline (functional unit) an instruction issues to.
 enum class Unit : std::uint8_t {
-    Fp32Int,      // FP32/integer/conditional pipeline: fadd, fmul, fmadd, iadd, cmpsel, bitop, moves
-    IntComplex,   // integer and complex-math pipeline, backed by the core's shared SFUs
-    Shuffle,      // SIMD shuffle / ballot unit
-    LoadStore,    // device memory (asynchronous, wait slots)
+    Fp32Int,     // FP32/integer/conditional pipeline: fadd, fmul, fmadd, iadd, cmpsel, bitop, moves
+    IntComplex,  // integer and complex-math pipeline, backed by the core's shared SFUs
+    Shuffle,     // SIMD shuffle / ballot unit
+    LoadStore,   // device memory (asynchronous, wait slots)
     Threadgroup,  // threadgroup memory (fixed latency, no wait slot)
     Control,      // wait, barriers, branches: handled by the scheduler itself
 };
@@ -43,24 +43,24 @@ struct OperandSpec {
 enum class MemorySpace : std::uint8_t { None, Device, Threadgroup };
 
 struct InstructionInfo {
-    std::string_view mnemonic;        // applegpu-style, e.g. "fmadd32"
+    std::string_view mnemonic;  // applegpu-style, e.g. "fmadd32"
     Unit unit;
-    std::string_view timing_class;    // key of the config's core.timing table
+    std::string_view timing_class;  // key of the config's core.timing table
     std::vector<OperandSpec> operands;
     MemorySpace memory = MemorySpace::None;
-    bool is_store = false;            // memory: writes memory
-    bool is_async = false;            // names a wait slot (device loads/stores, atomics)
-    bool is_wait = false;             // `wait N`
-    bool is_barrier = false;          // threadgroup_barrier
-    bool is_atomic = false;           // memory read-modify-write (is_store stays false)
-    std::uint8_t encoded_bytes = 4;   // typical encoded length (2..12, even)
-    std::string_view summary;         // one line for `agxsim isa list`
+    bool is_store = false;           // memory: writes memory
+    bool is_async = false;           // names a wait slot (device loads/stores, atomics)
+    bool is_wait = false;            // `wait N`
+    bool is_barrier = false;         // threadgroup_barrier
+    bool is_atomic = false;          // memory read-modify-write (is_store stays false)
+    std::uint8_t encoded_bytes = 4;  // typical encoded length (2..12, even)
+    std::string_view summary;        // one line for `agxsim isa list`
 };
 
 using Opcode = std::uint16_t;
 
 class Catalogue {
-public:
+  public:
     static const Catalogue& instance();
 
     std::optional<Opcode> find(std::string_view mnemonic) const;
@@ -71,7 +71,7 @@ public:
     // Every distinct timing class named by an entry; a config must time each.
     std::vector<std::string_view> timing_classes() const;
 
-private:
+  private:
     Catalogue();
     std::vector<InstructionInfo> entries_;
 };
@@ -86,9 +86,9 @@ struct ExpansionStep {
 };
 
 struct Expansion {
-    std::string_view metal_name;      // e.g. "DIV32", "IADD64"
+    std::string_view metal_name;  // e.g. "DIV32", "IADD64"
     std::vector<ExpansionStep> steps;
-    std::string_view source;          // where the expansion is documented
+    std::string_view source;  // where the expansion is documented
 };
 
 const std::vector<Expansion>& expansions();

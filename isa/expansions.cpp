@@ -135,7 +135,8 @@ std::vector<Expansion> build() {
     // rounds, and the inclusive scan adds the lane's own value at the end
     // (exclusive 11.57 < inclusive 12.60 cycles of throughput).
     constexpr std::string_view kScan =
-        "guess: 4 zero-filled shuffle_up rounds with an op each (exclusive: latency 23.63 - 1.70 = 4 x (shuffle + add)); inclusive adds the own value (+2.3 cycles measured)";
+        "guess: 4 zero-filled shuffle_up rounds with an op each (exclusive: latency 23.63 - 1.70 = "
+        "4 x (shuffle + add)); inclusive adds the own value (+2.3 cycles measured)";
     auto scan = [&](std::string_view op, bool inclusive) {
         auto s = rounds(4, {"simd_shuffle_up", op});
         return inclusive ? concat(s, chain({op})) : s;
@@ -150,7 +151,8 @@ std::vector<Expansion> build() {
     // Quad-scoped forms (Metal's quad_* functions): the same operations over
     // the 4 lanes of a quad, through the quad shuffle/ballot instructions, so
     // a reduction or scan takes 2 rounds instead of 5.
-    constexpr std::string_view kQuad = "guess: the SIMD form's shape over 4 lanes (2 rounds) with quad_* instructions";
+    constexpr std::string_view kQuad =
+        "guess: the SIMD form's shape over 4 lanes (2 rounds) with quad_* instructions";
     one("QUAD_BALLOT", "quad_ballot");
     seq("QUAD_ICMP_BALLOT", chain({"quad_ballot"}), kQuad);
     seq("QUAD_FCMP_BALLOT", chain({"quad_ballot"}), kQuad);
@@ -229,7 +231,8 @@ std::vector<Expansion> build() {
     seq("IMAD((32x32=32)+64)", chain({"imul32", "iadd32", "icmpsel32", "iadd32"}),
         "guess: 32-bit product then IADD(64+32=64) (4.80 cycles)");
     seq("IMAD((32x32=64)+64)", chain({"imul32x64", "iadd32", "icmpsel32", "iadd32", "iadd32"}),
-        "guess: the 64-bit product, then IADD64 (throughput 8.03 = the wide multiply; latency 19.85 = the chain)");
+        "guess: the 64-bit product, then IADD64 (throughput 8.03 = the wide multiply; latency "
+        "19.85 = the chain)");
     seq("IMAD((64x64=64)+64)", chain({"imadd32x64", "imadd32", "imadd32"}),
         "guess: IMUL(64x64=64) with the add folded into the wide multiply-add (16.58 cycles)");
 
@@ -241,27 +244,38 @@ std::vector<Expansion> build() {
         "guess: |a-b| through both differences and selects: 4 simple ops (4.03 cycles)");
     seq("RHADD32", chain({"iadd32", "icmpsel32", "iadd32", "bitop32", "bitop32", "iadd32"}),
         "guess: (a>>1)+(b>>1)+((a|b)&1) without overflow: 6 simple ops (6 cycles)");
-    seq("IMULHI64", chain({"imul32x64", "imul32x64", "imulhi32", "iadd32", "icmpsel32", "iadd32", "icmpsel32", "iadd32"}),
-        "guess: apple-gpu-core.md says 12 or more instructions; three wide products and carries (22.22 cycles)");
-    seq("SINPI32", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
-                          "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
+    seq("IMULHI64",
+        chain({"imul32x64", "imul32x64", "imulhi32", "iadd32", "icmpsel32", "iadd32", "icmpsel32",
+               "iadd32"}),
+        "guess: apple-gpu-core.md says 12 or more instructions; three wide products and carries "
+        "(22.22 cycles)");
+    seq("SINPI32",
+        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
+               "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
         "guess: SIN32 with an exact pi-scaled reduction (two rounding steps, 25.03 cycles)");
-    seq("SINPI16", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
+    seq("SINPI16",
+        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "sin_pt_1", "sin_pt_2",
+               "fcmpsel32"}),
         "guess: SINPI32 with one rounding step (18.64 cycles)");
-    seq("Precise RECIP32", chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
-                                  "fcmpsel32", "fadd32", "fcmpsel32"}),
+    seq("Precise RECIP32",
+        chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
+               "fcmpsel32", "fadd32", "fcmpsel32"}),
         "guess: rcp32 then Newton-Raphson refinement and special-case selects (10.46 cycles)");
-    seq("Precise DIV32", chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
-                                "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
+    seq("Precise DIV32",
+        chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
+               "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
         "guess: Precise RECIP32, then a product with a correction step");
-    seq("Precise SQRT32", chain({"rsqrt32", "fmul32", "fmul32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
-                                 "fcmpsel32"}),
+    seq("Precise SQRT32",
+        chain({"rsqrt32", "fmul32", "fmul32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
+               "fcmpsel32"}),
         "guess: rsqrt32, a product and Newton-Raphson refinement with selects (15.03 cycles)");
-    seq("Precise SIN32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
-                                "sin_pt_1", "sin_pt_2", "fmul32", "fmadd32", "fcmpsel32", "trunc", "fadd32"}),
+    seq("Precise SIN32",
+        chain({"fmul32", "trunc", "fadd32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
+               "sin_pt_1", "sin_pt_2", "fmul32", "fmadd32", "fcmpsel32", "trunc", "fadd32"}),
         "guess: SIN32 with a three-part (Cody-Waite) range reduction (24.39 cycles)");
-    seq("Precise SINPI32", chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
-                                  "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32", "trunc", "fadd32"}),
+    seq("Precise SINPI32",
+        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
+               "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32", "trunc", "fadd32"}),
         "guess: SINPI32 with extra rounding steps (29.08 cycles)");
     seq("SHUFFLE_RANDOM_SAME32", rounds(14, {"simd_shuffle"}),
         "guess: a data-dependent index served in several passes (28.25 cycles / 2 per shuffle)");

@@ -22,11 +22,15 @@ void add_config_command(CLI::App& app, Action& action) {
     CLI::App* cmd = app.add_subcommand("config", "Inspect machine configurations");
     cmd->require_subcommand(1);
     auto args = std::make_shared<ConfigArgs>();
-    CLI::App* show = cmd->add_subcommand("show", "Print a resolved config (after extends and --set) as JSON");
-    show->add_option("config", args->name, "A name in configs/ (m1, m1-max, m2, a14) or a JSON path")
+    CLI::App* show =
+        cmd->add_subcommand("show", "Print a resolved config (after extends and --set) as JSON");
+    show->add_option("config", args->name,
+                     "A name in configs/ (m1, m1-max, m2, a14) or a JSON path")
         ->capture_default_str();
-    show->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
-    show->add_flag("--no-sources", args->no_sources, "Print plain values, without where each comes from");
+    show->add_option("--set", args->overrides,
+                     "Override a config value: path.to.key=value (repeatable)");
+    show->add_flag("--no-sources", args->no_sources,
+                   "Print plain values, without where each comes from");
     show->callback([args, &action] {
         action = [args] {
             const MachineConfig cfg = load_config(args->name, args->overrides);

@@ -22,9 +22,11 @@ void add_data_command(CLI::App& app, Action& action) {
     CLI::App* cmd = app.add_subcommand("data", "Measurement files");
     cmd->require_subcommand(1);
     auto args = std::make_shared<ImportArgs>();
-    CLI::App* imp = cmd->add_subcommand("import", "Convert metal-benchmarks CSV tables into measurement files");
+    CLI::App* imp =
+        cmd->add_subcommand("import", "Convert metal-benchmarks CSV tables into measurement files");
     imp->add_option("csv", args->csvs, "Reference CSV files")->required()->check(CLI::ExistingFile);
-    imp->add_option("-o,--out-dir", args->out_dir, "Directory for the .json files")->capture_default_str();
+    imp->add_option("-o,--out-dir", args->out_dir, "Directory for the .json files")
+        ->capture_default_str();
     imp->callback([args, &action] {
         action = [args] {
             for (const auto& csv : args->csvs) {
@@ -34,8 +36,8 @@ void add_data_command(CLI::App& app, Action& action) {
                 OutputFile out(args->out_dir + "/" + base + ".json");
                 validation::write_measurements(file, out.stream());
                 out.commit();
-                std::cout << csv << " -> " << args->out_dir << "/" << base << ".json (" << file.records.size()
-                          << " records)\n";
+                std::cout << csv << " -> " << args->out_dir << "/" << base << ".json ("
+                          << file.records.size() << " records)\n";
             }
             return kExitOk;
         };

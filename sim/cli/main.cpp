@@ -9,7 +9,8 @@
 
 int sc_main(int argc, char* argv[]) {
     using namespace agx::cli;
-    CLI::App app{"agxsim: a cycle-level simulator of the Apple GPU core (Apple 7 and 8 families)", "agxsim"};
+    CLI::App app{"agxsim: a cycle-level simulator of the Apple GPU core (Apple 7 and 8 families)",
+                 "agxsim"};
     app.set_version_flag("--version", std::string("agxsim ") + AGXSIM_VERSION);
     app.require_subcommand(1);
     Action action;

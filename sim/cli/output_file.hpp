@@ -9,7 +9,7 @@
 namespace agx::cli {
 
 class OutputFile {
-public:
+  public:
     explicit OutputFile(std::string path);  // throws InputError if it cannot be created
     ~OutputFile();
     OutputFile(const OutputFile&) = delete;
@@ -18,7 +18,7 @@ public:
     std::ostream& stream() { return out_; }
     void commit();  // throws InputError if the file cannot be completed
 
-private:
+  private:
     std::string path_, temp_;
     std::ofstream out_;
     bool committed_ = false;

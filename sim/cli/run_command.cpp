@@ -37,8 +37,9 @@ unsigned parse_cores(const std::string& text, const MachineConfig& cfg) {
             return static_cast<unsigned>(n);
     } catch (const std::exception&) {
     }
-    throw InputError("--cores " + text, "expected 'all' or a number from 1 to " + std::to_string(cfg.cores) +
-                                            " (the cores of " + cfg.name + ")");
+    throw InputError("--cores " + text, "expected 'all' or a number from 1 to " +
+                                            std::to_string(cfg.cores) + " (the cores of " +
+                                            cfg.name + ")");
 }
 
 int run(const RunArgs& args) {
@@ -65,12 +66,16 @@ int run(const RunArgs& args) {
 void add_run_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<RunArgs>();
     CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace and print a summary");
-    cmd->add_option("trace", args->trace, "Trace file (text format v1, see traces/FORMAT.md)")->required();
-    cmd->add_option("-c,--config", args->config, "Machine: a name in configs/ (m1, m1-max, m2, a14) or a JSON path")
+    cmd->add_option("trace", args->trace, "Trace file (text format v1, see traces/FORMAT.md)")
+        ->required();
+    cmd->add_option("-c,--config", args->config,
+                    "Machine: a name in configs/ (m1, m1-max, m2, a14) or a JSON path")
         ->capture_default_str();
-    cmd->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
+    cmd->add_option("--set", args->overrides,
+                    "Override a config value: path.to.key=value (repeatable)");
     cmd->add_option("--stats", args->stats, "Write every block's statistics as JSON to this file");
-    cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")->capture_default_str();
+    cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
+        ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
     cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }

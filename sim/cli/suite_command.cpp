@@ -36,8 +36,11 @@ int run_one(const SuiteArgs& args) {
     const MeasurementFile file = read_measurements(args.measurements);
     const Measurement* found = nullptr;
     for (const auto& m : file.records)
-        if (m.id == args.id || (!found && m.id.find(args.id) != std::string::npos && m.chip == cfg.name)) found = &m;
-    if (!found) throw InputError(args.measurements, "no figure with id '" + args.id + "' for " + cfg.name);
+        if (m.id == args.id ||
+            (!found && m.id.find(args.id) != std::string::npos && m.chip == cfg.name))
+            found = &m;
+    if (!found)
+        throw InputError(args.measurements, "no figure with id '" + args.id + "' for " + cfg.name);
     const BenchmarkDefinition& def = found->benchmark;
     const std::uint32_t reps = args.repetitions ? args.repetitions : def.repetitions;
     std::unique_ptr<OutputFile> stats_file;
@@ -47,12 +50,13 @@ int run_one(const SuiteArgs& args) {
         RunOptions options;
         options.cores = w.cores();
         const RunResult r = simulate(cfg, w, options);
-        std::cout << found->id << ": " << memory_kind_name(def.memory->kind) << ", " << w.cores() << " cores, "
-                  << w.simds_per_core() << " simds/core, " << reps << " repetitions\n";
+        std::cout << found->id << ": " << memory_kind_name(def.memory->kind) << ", " << w.cores()
+                  << " cores, " << w.simds_per_core() << " simds/core, " << reps
+                  << " repetitions\n";
         std::cout << "  figure of this run (total method): "
                   << memory_figure(def, cfg, r.cycles, reps, w.simds_per_core()) << " "
-                  << memory_figure_unit(def.memory->kind) << "; measured " << (found->raw.empty() ? "-" : found->raw)
-                  << "\n";
+                  << memory_figure_unit(def.memory->kind) << "; measured "
+                  << (found->raw.empty() ? "-" : found->raw) << "\n";
         print_summary(std::cout, cfg, w, r);
         if (stats_file) {
             stats_file->stream() << std::setw(2) << r.stats << "\n";
@@ -62,12 +66,13 @@ int run_one(const SuiteArgs& args) {
     }
     SuiteWorkload w(def, cfg.core, reps);
     const RunResult r = simulate(cfg, w, {});
-    std::cout << found->id << ": " << def.body_label() << ", ILP " << def.ilp << ", " << w.simds_per_core()
-              << " simds/core, " << def.register_bits << "-bit, " << operand_shape_name(def.operand_shape) << ", "
-              << reps << " repetitions\n";
+    std::cout << found->id << ": " << def.body_label() << ", ILP " << def.ilp << ", "
+              << w.simds_per_core() << " simds/core, " << def.register_bits << "-bit, "
+              << operand_shape_name(def.operand_shape) << ", " << reps << " repetitions\n";
     std::cout << "  figure of this run (total method): "
               << figure_from_cycles(def, cfg.core.schedulers, r.cycles, reps, w.simds_per_core())
-              << " cycles per body per scheduler; measured " << (found->raw.empty() ? "-" : found->raw) << "\n";
+              << " cycles per body per scheduler; measured "
+              << (found->raw.empty() ? "-" : found->raw) << "\n";
     print_summary(std::cout, cfg, w, r);
     if (stats_file) {
         stats_file->stream() << std::setw(2) << r.stats << "\n";
@@ -81,13 +86,17 @@ void add_suite_command(CLI::App& app, Action& action) {
     CLI::App* cmd = app.add_subcommand("suite", "Benchmark suite");
     cmd->require_subcommand(1);
     auto args = std::make_shared<SuiteArgs>();
-    CLI::App* run = cmd->add_subcommand("run", "Simulate one benchmark of a measurement file and show its cycles");
-    run->add_option("id", args->id, "Figure id, or a part of it (first match for the config's chip)")->required();
+    CLI::App* run = cmd->add_subcommand(
+        "run", "Simulate one benchmark of a measurement file and show its cycles");
+    run->add_option("id", args->id,
+                    "Figure id, or a part of it (first match for the config's chip)")
+        ->required();
     run->add_option("-m,--measurements", args->measurements, "Measurement file or reference CSV")
         ->required()
         ->check(CLI::ExistingFile);
     run->add_option("-c,--config", args->config, "Machine")->capture_default_str();
-    run->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
+    run->add_option("--set", args->overrides,
+                    "Override a config value: path.to.key=value (repeatable)");
     run->add_option("--repetitions", args->repetitions, "Override the benchmark's repetitions");
     run->add_option("--stats", args->stats, "Write the run's statistics as JSON");
     run->callback([args, &action] { action = [args] { return run_one(*args); }; });

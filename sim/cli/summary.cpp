@@ -28,24 +28,26 @@ std::string si(double v) {
 
 }  // namespace
 
-void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload, const RunResult& r) {
+void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,
+                   const RunResult& r) {
     const Launch& l = workload.launch();
-    out << "agxsim " << AGXSIM_VERSION << ": " << workload.name() << " on " << cfg.name << " (" << cfg.family << ", "
-        << fmt("%.3f", cfg.clock_ghz) << " GHz), " << r.cores << " of " << cfg.cores << " cores\n";
-    out << "  launch            " << l.threadgroups << " threadgroups x " << l.threads_per_threadgroup
-        << " threads, " << l.registers_halves << " half-registers/thread, " << l.threadgroup_memory_bytes
-        << " B threadgroup memory\n";
+    out << "agxsim " << AGXSIM_VERSION << ": " << workload.name() << " on " << cfg.name << " ("
+        << cfg.family << ", " << fmt("%.3f", cfg.clock_ghz) << " GHz), " << r.cores << " of "
+        << cfg.cores << " cores\n";
+    out << "  launch            " << l.threadgroups << " threadgroups x "
+        << l.threads_per_threadgroup << " threads, " << l.registers_halves
+        << " half-registers/thread, " << l.threadgroup_memory_bytes << " B threadgroup memory\n";
     out << "  residency         " << r.residency.threadgroups_per_core << " threadgroups ("
-        << r.residency.threadgroups_per_core * r.residency.simds_per_threadgroup << " simds) per core, limited by "
-        << r.residency.limited_by << "\n";
+        << r.residency.threadgroups_per_core * r.residency.simds_per_threadgroup
+        << " simds) per core, limited by " << r.residency.limited_by << "\n";
     out << "  cycles            " << r.cycles << "\n";
     out << "  simd instructions " << r.simd_instructions << "\n";
-    out << "  IPC per core      " << fmt("%.3f", r.ipc_per_core()) << " (" << fmt("%.1f", r.percent_of_peak())
-        << "% of peak " << r.schedulers_per_core << ")\n";
+    out << "  IPC per core      " << fmt("%.3f", r.ipc_per_core()) << " ("
+        << fmt("%.1f", r.percent_of_peak()) << "% of peak " << r.schedulers_per_core << ")\n";
 
     const double sched_cycles = static_cast<double>(r.cycles) * r.cores * r.schedulers_per_core;
-    out << "  scheduler-cycles  " << fmt("%.0f", sched_cycles) << " (" << r.cores * r.schedulers_per_core
-        << " schedulers x cycles):\n";
+    out << "  scheduler-cycles  " << fmt("%.0f", sched_cycles) << " ("
+        << r.cores * r.schedulers_per_core << " schedulers x cycles):\n";
     out << "    " << pad("issue", 18) << fmt("%12.0f", static_cast<double>(r.simd_instructions))
         << fmt("%7.1f%%", sched_cycles ? 100.0 * r.simd_instructions / sched_cycles : 0.0) << "\n";
     for (std::size_t c = 0; c < kStallCauseCount; ++c) {
@@ -55,8 +57,9 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
             << fmt("%7.1f%%", sched_cycles ? 100.0 * v / sched_cycles : 0.0) << "\n";
     }
     const double secs = r.host_seconds > 0 ? r.host_seconds : 1e-9;
-    out << "  host              " << fmt("%.3f s", r.host_seconds) << ", " << si(r.simd_instructions / secs)
-        << "SIMD-instructions/s, " << si(r.cycles / secs) << "cycles/s\n";
+    out << "  host              " << fmt("%.3f s", r.host_seconds) << ", "
+        << si(r.simd_instructions / secs) << "SIMD-instructions/s, " << si(r.cycles / secs)
+        << "cycles/s\n";
 }
 
 }  // namespace agx::cli

@@ -37,16 +37,19 @@ int generate(const GenArgs& args) {
     if (!found) throw InputError(args.measurements, "no benchmark with id '" + args.id + "'");
     const BenchmarkDefinition& def = found->benchmark;
     if (def.memory)  // its addresses change every step: no loop of one body to write
-        throw InputError(args.measurements + ": " + found->id,
-                         "a memory benchmark is expanded on the fly; trace gen writes ALU benchmarks only");
+        throw InputError(
+            args.measurements + ": " + found->id,
+            "a memory benchmark is expanded on the fly; trace gen writes ALU benchmarks only");
     SuiteWorkload w(def, cfg.core, args.repetitions ? args.repetitions : def.repetitions);
 
     OutputFile out(args.out);
-    auto writer = args.format == "binary" ? make_binary_trace_writer(out.stream()) : make_text_trace_writer(out.stream());
+    auto writer = args.format == "binary" ? make_binary_trace_writer(out.stream())
+                                          : make_text_trace_writer(out.stream());
     // One section for all simds (they run the same kernel): the loop of
     // `unroll` unrolled repetitions as a repeat block, then what is left.
     writer->begin(w.launch(), def.name);
-    const std::uint32_t simds = w.launch().threadgroups * w.launch().simds_per_threadgroup(cfg.core.simd_width);
+    const std::uint32_t simds =
+        w.launch().threadgroups * w.launch().simds_per_threadgroup(cfg.core.simd_width);
     writer->begin_section(0, simds - 1);
     const std::uint32_t reps = w.repetitions(), unroll = w.unroll();
     auto body = [&](std::uint32_t copies) {
@@ -62,8 +65,8 @@ int generate(const GenArgs& args) {
     writer->end_section();
     writer->finish();
     out.commit();
-    std::cout << args.out << ": " << found->id << ", " << simds << " simds, " << reps << " repetitions of "
-              << w.repetition().size() << " instructions\n";
+    std::cout << args.out << ": " << found->id << ", " << simds << " simds, " << reps
+              << " repetitions of " << w.repetition().size() << " instructions\n";
     return kExitOk;
 }
 
@@ -71,15 +74,22 @@ int generate(const GenArgs& args) {
 
 void add_trace_gen_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<GenArgs>();
-    CLI::App* cmd = trace_group(app)->add_subcommand("gen", "Write the trace of a benchmark definition");
-    cmd->add_option("id", args->id, "Figure id in the measurement file, or a part of it (first match)")->required();
+    CLI::App* cmd =
+        trace_group(app)->add_subcommand("gen", "Write the trace of a benchmark definition");
+    cmd->add_option("id", args->id,
+                    "Figure id in the measurement file, or a part of it (first match)")
+        ->required();
     cmd->add_option("-m,--measurements", args->measurements, "Measurement file or reference CSV")
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("-o,--out", args->out, "Trace file to write")->required();
-    cmd->add_option("-c,--config", args->config, "Machine whose register file sets the occupancy")->capture_default_str();
-    cmd->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
-    cmd->add_option("--format", args->format, "text or binary")->check(CLI::IsMember({"text", "binary"}))->capture_default_str();
+    cmd->add_option("-c,--config", args->config, "Machine whose register file sets the occupancy")
+        ->capture_default_str();
+    cmd->add_option("--set", args->overrides,
+                    "Override a config value: path.to.key=value (repeatable)");
+    cmd->add_option("--format", args->format, "text or binary")
+        ->check(CLI::IsMember({"text", "binary"}))
+        ->capture_default_str();
     cmd->add_option("--repetitions", args->repetitions, "Override the benchmark's repetitions");
     cmd->callback([args, &action] { action = [args] { return generate(*args); }; });
 }

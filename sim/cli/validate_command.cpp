@@ -47,9 +47,10 @@ int validate(const ValidateArgs& args) {
     if (report.rows.empty()) {
         std::string have;
         for (const auto& c : chips_seen) have += (have.empty() ? "" : ", ") + c;
-        throw InputError(args.measurements.front(), "no figures for chip '" + cfg.name + "'" +
-                                                        (args.only.empty() ? "" : " matching '" + args.only + "'") +
-                                                        " (the files hold: " + (have.empty() ? "none" : have) + ")");
+        throw InputError(args.measurements.front(),
+                         "no figures for chip '" + cfg.name + "'" +
+                             (args.only.empty() ? "" : " matching '" + args.only + "'") +
+                             " (the files hold: " + (have.empty() ? "none" : have) + ")");
     }
 
     // Measured figures (and memory sweeps); each distinct definition is simulated once.
@@ -87,7 +88,8 @@ int validate(const ValidateArgs& args) {
     print_summary(std::cout, report);
     if (!args.report.empty()) {
         write_report(args.report, report);
-        std::cout << "report written to " << args.report << "/ (summary.json, results.csv, correlation.svg)\n";
+        std::cout << "report written to " << args.report
+                  << "/ (summary.json, results.csv, correlation.svg)\n";
     }
     return kExitOk;
 }
@@ -96,17 +98,23 @@ int validate(const ValidateArgs& args) {
 
 void add_validate_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<ValidateArgs>();
-    CLI::App* cmd = app.add_subcommand("validate", "Run the benchmarks of measurement files and compare with them");
-    cmd->add_option("-c,--config", args->config, "Machine: a name in configs/ or a JSON path")->capture_default_str();
-    cmd->add_option("-m,--measurements", args->measurements,
-                    "Measurement files (validation/data/*.json) or reference CSVs (metal-benchmarks layout)")
+    CLI::App* cmd = app.add_subcommand(
+        "validate", "Run the benchmarks of measurement files and compare with them");
+    cmd->add_option("-c,--config", args->config, "Machine: a name in configs/ or a JSON path")
+        ->capture_default_str();
+    cmd->add_option(
+           "-m,--measurements", args->measurements,
+           "Measurement files (validation/data/*.json) or reference CSVs (metal-benchmarks layout)")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--report", args->report, "Write summary.json, results.csv and correlation.svg here");
-    cmd->add_option("--set", args->overrides, "Override a config value: path.to.key=value (repeatable)");
+    cmd->add_option("--report", args->report,
+                    "Write summary.json, results.csv and correlation.svg here");
+    cmd->add_option("--set", args->overrides,
+                    "Override a config value: path.to.key=value (repeatable)");
     cmd->add_option("--only", args->only, "Only the figures whose id contains this text");
     cmd->add_option("-j,--jobs", args->jobs, "Simulations at once (default: the host's cores)");
-    cmd->add_flag("--summary-only", args->summary_only, "Print the summary without the per-figure table");
+    cmd->add_flag("--summary-only", args->summary_only,
+                  "Print the summary without the per-figure table");
     cmd->callback([args, &action] { action = [args] { return validate(*args); }; });
 }
 

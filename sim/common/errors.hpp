@@ -11,7 +11,7 @@
 namespace agx {
 
 class InputError : public std::runtime_error {
-public:
+  public:
     // `where` names the file and the line or key path ("trace.txt:12",
     // "configs/m1.json: core.l1d.size_bytes"); `reason` says what is wrong.
     InputError(const std::string& where, const std::string& reason)

@@ -20,17 +20,17 @@ struct OccupancyStep {
 };
 
 struct RegisterFileConfig {
-    std::uint32_t size_bytes = 0;           // per core
+    std::uint32_t size_bytes = 0;  // per core
     std::uint32_t max_halves_per_thread = 0;
     std::uint32_t allocation_granule_halves = 0;
-    std::vector<OccupancyStep> occupancy;   // ascending by halves
+    std::vector<OccupancyStep> occupancy;  // ascending by halves
 };
 
 // Per-scheduler operand reuse cache in front of the register file.
 struct RegisterCacheConfig {
-    std::uint32_t entries = 0;              // 32-bit registers held, per scheduler
-    std::uint32_t file_read_ports = 0;      // register-file reads (32-bit) per cycle
-    std::string replacement;                // policy name, e.g. "lru"
+    std::uint32_t entries = 0;          // 32-bit registers held, per scheduler
+    std::uint32_t file_read_ports = 0;  // register-file reads (32-bit) per cycle
+    std::string replacement;            // policy name, e.g. "lru"
 };
 
 struct CacheConfig {
@@ -38,10 +38,10 @@ struct CacheConfig {
     std::uint32_t line_bytes = 0;
     std::uint32_t associativity = 0;
     std::uint32_t hit_latency_cycles = 0;
-    std::uint32_t bytes_per_cycle = 0;      // port bandwidth
-    std::uint32_t mshrs = 0;                // outstanding misses (0 where unused)
-    std::uint32_t prefetch_lines = 0;       // next lines requested ahead of each access (0: none)
-    std::string replacement;                // policy name
+    std::uint32_t bytes_per_cycle = 0;  // port bandwidth
+    std::uint32_t mshrs = 0;            // outstanding misses (0 where unused)
+    std::uint32_t prefetch_lines = 0;   // next lines requested ahead of each access (0: none)
+    std::string replacement;            // policy name
     // core.l1d only: "write_through" (stores go to the L2, no allocation) or
     // "write_back" (stores allocate; dirty lines are written back on eviction).
     std::string write_policy = "write_through";
@@ -49,24 +49,24 @@ struct CacheConfig {
 
 // How one class of instructions times on its pipeline.
 struct TimingClassConfig {
-    std::uint32_t issue_interval = 1;       // cycles a scheduler's pipe stays busy
-    std::uint32_t dispatch_cycles = 1;      // cycles the scheduler's issue port stays busy
-    std::uint32_t latency = 1;              // issue to result usable by a dependant
+    std::uint32_t issue_interval = 1;   // cycles a scheduler's pipe stays busy
+    std::uint32_t dispatch_cycles = 1;  // cycles the scheduler's issue port stays busy
+    std::uint32_t latency = 1;          // issue to result usable by a dependant
 };
 
 struct CoreConfig {
     std::uint32_t schedulers = 0;
     std::uint32_t simd_width = 0;
-    std::uint32_t max_resident_simds = 0;   // per core
+    std::uint32_t max_resident_simds = 0;  // per core
     std::uint32_t max_threads_per_threadgroup = 0;
     std::uint32_t threadgroup_memory_bytes = 0;  // per core
     std::uint32_t threadgroup_memory_latency_cycles = 0;
-    std::uint32_t threadgroup_memory_banks = 32;       // banks serving one access per cycle each
-    std::uint32_t threadgroup_memory_bank_bytes = 4;   // width of one bank
+    std::uint32_t threadgroup_memory_banks = 32;      // banks serving one access per cycle each
+    std::uint32_t threadgroup_memory_bank_bytes = 4;  // width of one bank
     std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
-    std::uint32_t sfu_lanes = 0;            // shared by the core's schedulers
-    std::string scheduler_policy;           // which ready simd a scheduler picks: "greedy", "round_robin"
+    std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
+    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "round_robin"
     RegisterFileConfig register_file;
     RegisterCacheConfig register_cache;
     CacheConfig l1d;
@@ -79,24 +79,24 @@ struct CoreConfig {
 
 struct DramConfig {
     std::uint32_t channels = 0;
-    std::uint32_t bus_width_bits = 0;       // whole chip
-    std::uint32_t data_rate_mtps = 0;       // mega-transfers per second
-    std::uint32_t latency_ns = 0;           // idle load-to-use beyond the SLC of an access that opens a row
+    std::uint32_t bus_width_bits = 0;  // whole chip
+    std::uint32_t data_rate_mtps = 0;  // mega-transfers per second
+    std::uint32_t latency_ns = 0;  // idle load-to-use beyond the SLC of an access that opens a row
     std::uint32_t banks_per_channel = 8;
-    std::uint32_t row_bytes = 2048;         // per bank and channel
-    std::uint32_t row_miss_ns = 0;          // extra time of an access whose row is not open
-    double efficiency = 1.0;                // sustained fraction of the peak data rate
+    std::uint32_t row_bytes = 2048;  // per bank and channel
+    std::uint32_t row_miss_ns = 0;   // extra time of an access whose row is not open
+    double efficiency = 1.0;         // sustained fraction of the peak data rate
 };
 
 struct MemoryConfig {
-    CacheConfig l2;                         // shared by the chip's cores
-    CacheConfig slc;                        // system-level cache
+    CacheConfig l2;   // shared by the chip's cores
+    CacheConfig slc;  // system-level cache
     DramConfig dram;
 };
 
 struct MachineConfig {
-    std::string name;                       // "m1", "m1-max", ...
-    std::string family;                     // "apple7", "apple8"
+    std::string name;    // "m1", "m1-max", ...
+    std::string family;  // "apple7", "apple8"
     double clock_ghz = 0.0;
     std::uint32_t cores = 0;
     CoreConfig core;

@@ -2,11 +2,13 @@
 
 namespace agx {
 
-Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock, Workload& workload,
-           ThreadgroupSource& groups, const Residency& residency)
+Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock,
+           Workload& workload, ThreadgroupSource& groups, const Residency& residency)
     : sc_module(name),
       schedulers("scheduler", cfg.core.schedulers,
-                 [&cfg](const char* n, std::size_t) { return new SchedulerBlock(n, cfg.core.register_cache); }),
+                 [&cfg](const char* n, std::size_t) {
+                     return new SchedulerBlock(n, cfg.core.register_cache);
+                 }),
       fp32_int_pipe("fp32_int_pipe", cfg.core.schedulers),
       int_complex_pipe("int_complex_pipe", cfg.core.schedulers),
       sfu("sfu", cfg.core),

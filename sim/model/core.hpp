@@ -17,10 +17,10 @@
 namespace agx {
 
 class Core : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     SC_HAS_PROCESS(Core);
-    Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock, Workload& workload,
-         ThreadgroupSource& groups, const Residency& residency);
+    Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock,
+         Workload& workload, ThreadgroupSource& groups, const Residency& residency);
 
     sc_core::sc_vector<SchedulerBlock> schedulers;
     PipelineBlock fp32_int_pipe;
@@ -42,7 +42,7 @@ public:
     void finish(Cycle run_end);
     void report_stats(nlohmann::json& out) const override;
 
-private:
+  private:
     void step();
     static CoreBlocks wire(Core& c);
 

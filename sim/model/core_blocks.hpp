@@ -19,7 +19,7 @@
 namespace agx {
 
 class RegisterCacheBlock : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     RegisterCacheBlock(sc_core::sc_module_name name, const RegisterCacheConfig& cfg)
         : sc_module(name), cache(cfg) {}
     RegisterCache cache;
@@ -29,7 +29,7 @@ public:
 // A scheduler: picks a ready simd each cycle. Its counters (issues and the
 // stall breakdown) live in the core's engine and are copied in at the end.
 class SchedulerBlock : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     SchedulerBlock(sc_core::sc_module_name name, const RegisterCacheConfig& cfg)
         : sc_module(name), register_cache("register_cache", cfg) {}
     RegisterCacheBlock register_cache;
@@ -40,26 +40,29 @@ public:
 // A pipeline replicated per scheduler (FP32/integer, integer/complex, shuffle,
 // load/store issue, threadgroup memory, control).
 class PipelineBlock : public sc_core::sc_module, public StatsSource {
-public:
-    PipelineBlock(sc_core::sc_module_name name, unsigned schedulers) : sc_module(name), pipe(schedulers) {}
+  public:
+    PipelineBlock(sc_core::sc_module_name name, unsigned schedulers)
+        : sc_module(name), pipe(schedulers) {}
     PipeState pipe;
     void report_stats(nlohmann::json& out) const override;
 };
 
 class SfuBlock : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     SfuBlock(sc_core::sc_module_name name, const CoreConfig& cfg)
-        : sc_module(name), sfu(cfg.schedulers, cfg.sfu_lanes, cfg.simd_width), lanes_(cfg.sfu_lanes) {}
+        : sc_module(name),
+          sfu(cfg.schedulers, cfg.sfu_lanes, cfg.simd_width),
+          lanes_(cfg.sfu_lanes) {}
     SharedSfu sfu;
     void report_stats(nlohmann::json& out) const override;
 
-private:
+  private:
     std::uint32_t lanes_;
 };
 
 // Threadgroup memory: the per-scheduler issue pipe and the core's banks.
 class ThreadgroupMemoryBlock : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     ThreadgroupMemoryBlock(sc_core::sc_module_name name, const CoreConfig& cfg)
         : sc_module(name),
           pipe(cfg.schedulers),
@@ -69,12 +72,12 @@ public:
     ThreadgroupMemory banks;
     void report_stats(nlohmann::json& out) const override;
 
-private:
+  private:
     std::uint32_t size_bytes_;
 };
 
 class LoadStoreBlock : public sc_core::sc_module, public StatsSource {
-public:
+  public:
     LoadStoreBlock(sc_core::sc_module_name name, const CoreConfig& cfg, MemoryPort& l1)
         : sc_module(name), pipe(cfg.schedulers), unit(cfg, l1) {}
     PipeState pipe;

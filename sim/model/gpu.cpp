@@ -2,13 +2,15 @@
 
 namespace agx {
 
-Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_count, Workload& workload,
-         const Residency& residency)
+Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_count,
+         Workload& workload, const Residency& residency)
     : sc_module(name),
       clock(cfg.clock_ghz),
       groups(workload.launch().threadgroups),
       cores("core", core_count,
-            [&](const char* n, std::size_t) { return new Core(n, cfg, clock, workload, groups, residency); }),
+            [&](const char* n, std::size_t) {
+                return new Core(n, cfg, clock, workload, groups, residency);
+            }),
       // The shared levels are sized for the chip's cores, whatever number of
       // them the run simulates.
       l2("l2", cfg.memory.l2, clock, cfg.cores, true),
@@ -19,7 +21,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_c
         l2.attach(cores[i].icache.downstream, i);
     }
     slc.attach(l2.downstream, 0);
-    if (const std::uint64_t code = workload.code_resident_in_l2()) l2.preload(kCodeBaseAddress, code);
+    if (const std::uint64_t code = workload.code_resident_in_l2())
+        l2.preload(kCodeBaseAddress, code);
     slc.downstream.bind(dram.upstream);
 }
 

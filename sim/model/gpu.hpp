@@ -13,7 +13,7 @@
 namespace agx {
 
 class Gpu : public sc_core::sc_module {
-public:
+  public:
     Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned cores, Workload& workload,
         const Residency& residency);
 

@@ -48,7 +48,8 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
         stalls[stall_cause_name(static_cast<StallCause>(c))] = r.stall_cycles[c];
     s["stall_scheduler_cycles"] = stalls;
     s["host"] = {{"seconds", r.host_seconds},
-                 {"simd_instructions_per_second", r.host_seconds > 0 ? r.simd_instructions / r.host_seconds : 0.0},
+                 {"simd_instructions_per_second",
+                  r.host_seconds > 0 ? r.simd_instructions / r.host_seconds : 0.0},
                  {"cycles_per_second", r.host_seconds > 0 ? r.cycles / r.host_seconds : 0.0}};
     s["gpu"] = collect_stats(gpu);
     return r;

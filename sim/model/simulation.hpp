@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/config/machine_config.hpp"
 #include "sim/common/cycle.hpp"
+#include "sim/config/machine_config.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/stall_cause.hpp"
 #include "sim/trace/workload.hpp"
@@ -31,7 +31,8 @@ struct RunResult {
     nlohmann::json stats;  // the whole statistics document
 
     double ipc_per_core() const {
-        return cycles ? static_cast<double>(simd_instructions) / static_cast<double>(cycles) / cores : 0.0;
+        return cycles ? static_cast<double>(simd_instructions) / static_cast<double>(cycles) / cores
+                      : 0.0;
     }
     // Peak is one SIMD-instruction per scheduler per cycle.
     double percent_of_peak() const { return 100.0 * ipc_per_core() / schedulers_per_core; }

@@ -8,7 +8,7 @@
 namespace agx {
 
 class StatsSource {
-public:
+  public:
     virtual ~StatsSource() = default;
     // Adds this block's counters to `out` (an object named after the block).
     virtual void report_stats(nlohmann::json& out) const = 0;

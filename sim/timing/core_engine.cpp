@@ -33,26 +33,35 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
     // Resolve each opcode's timing once, so the hot path never looks up a name.
     timing_by_opcode_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
-        const auto it = cfg.timing.find(std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
+        const auto it =
+            cfg.timing.find(std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
         if (it == cfg.timing.end())
-            throw std::logic_error("config has no timing for class " +
-                                   std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
+            throw std::logic_error(
+                "config has no timing for class " +
+                std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
         timing_by_opcode_[op] = it->second;
         if (isa_.info(static_cast<isa::Opcode>(op)).memory == isa::MemorySpace::Device)
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
     }
     for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
-    for (auto& list : sched_simds_) list.reserve(cfg.max_resident_simds / std::max(1u, cfg.schedulers) + 1);
+    for (auto& list : sched_simds_)
+        list.reserve(cfg.max_resident_simds / std::max(1u, cfg.schedulers) + 1);
 }
 
 PipeState* CoreEngine::pipe_for(Unit u) const {
     switch (u) {
-        case Unit::Fp32Int: return blocks_.fp32_int;
-        case Unit::IntComplex: return blocks_.int_complex;
-        case Unit::Shuffle: return blocks_.shuffle;
-        case Unit::LoadStore: return blocks_.load_store;
-        case Unit::Threadgroup: return blocks_.threadgroup;
-        case Unit::Control: return blocks_.control;
+        case Unit::Fp32Int:
+            return blocks_.fp32_int;
+        case Unit::IntComplex:
+            return blocks_.int_complex;
+        case Unit::Shuffle:
+            return blocks_.shuffle;
+        case Unit::LoadStore:
+            return blocks_.load_store;
+        case Unit::Threadgroup:
+            return blocks_.threadgroup;
+        case Unit::Control:
+            return blocks_.control;
     }
     return blocks_.control;
 }
@@ -121,7 +130,8 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
         const std::uint64_t line = s.head->pc / line_bytes;
         if (line != s.fetched_line) {
             s.fetched_line = line;
-            s.fetch_ready = blocks_.icache->access(kCodeBaseAddress + line * line_bytes, line_bytes, false, now);
+            s.fetch_ready = blocks_.icache->access(kCodeBaseAddress + line * line_bytes, line_bytes,
+                                                   false, now);
         }
     }
 }
@@ -165,9 +175,12 @@ Cycle CoreEngine::shared_resource_free_at(const SimdContext& s) const {
     // and the resource is checked against the head's own needs.
     const Unit unit = isa_.info(s.head->opcode).unit;
     switch (s.cause) {
-        case StallCause::SfuBusy: return unit == Unit::IntComplex ? blocks_.sfu->free_at() : 0;
-        case StallCause::PipeBusy: return pipe_for(unit)->free_at(s.scheduler);
-        default: return 0;
+        case StallCause::SfuBusy:
+            return unit == Unit::IntComplex ? blocks_.sfu->free_at() : 0;
+        case StallCause::PipeBusy:
+            return pipe_for(unit)->free_at(s.scheduler);
+        default:
+            return 0;
     }
 }
 
@@ -180,13 +193,17 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
     auto later = [&e](Cycle t, StallCause c) {
         if (t > e.when) e = {t, c};
     };
-    for (unsigned i = 0; i < in.num_src; ++i) later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
+    for (unsigned i = 0; i < in.num_src; ++i)
+        later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
     // In-order writes: a new result may not land before an older one to the same register.
-    for (unsigned i = 0; i < in.num_dst; ++i) later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
-    if (info.is_wait && in.wait_slot < s.slots.size()) later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
+    for (unsigned i = 0; i < in.num_dst; ++i)
+        later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
+    if (info.is_wait && in.wait_slot < s.slots.size())
+        later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
     if (info.is_async && in.wait_slot < s.slots.size()) {
         WaitSlotState& slot = s.slots[in.wait_slot];
-        if (slot.outstanding(now) >= cfg_.max_outstanding_per_slot) later(slot.first_done(), StallCause::WaitSlot);
+        if (slot.outstanding(now) >= cfg_.max_outstanding_per_slot)
+            later(slot.first_done(), StallCause::WaitSlot);
     }
     later(pipe_for(info.unit)->free_at(s.scheduler), StallCause::PipeBusy);
     if (info.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
@@ -211,12 +228,13 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
     dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
-    const Cycle sfu_wait = info.unit == Unit::IntComplex ? blocks_.sfu->issue(now, t.issue_interval) : 0;
+    const Cycle sfu_wait =
+        info.unit == Unit::IntComplex ? blocks_.sfu->issue(now, t.issue_interval) : 0;
 
     Cycle ready = now + std::max<Cycle>(fetch_extra, sfu_wait) + t.latency;
     try {
         if (info.memory == isa::MemorySpace::Device) {
-            const AccessKind kind = info.is_atomic ? AccessKind::Atomic
+            const AccessKind kind = info.is_atomic  ? AccessKind::Atomic
                                     : info.is_store ? AccessKind::Store
                                                     : AccessKind::Load;
             ready = blocks_.lsu->issue(in, kind, now + fetch_extra + t.latency).complete;
@@ -228,7 +246,8 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());
     }
     for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready);
-    if (in.num_dst > 0 || info.memory != isa::MemorySpace::None) s.last_result = std::max(s.last_result, ready);
+    if (in.num_dst > 0 || info.memory != isa::MemorySpace::None)
+        s.last_result = std::max(s.last_result, ready);
 
     ++instructions_;
     ++opcode_counts_[in.opcode];
@@ -266,7 +285,8 @@ Cycle CoreEngine::step(Cycle now) {
     account_until(now);
     const Cycle start = workload_.launch().overhead_cycles;
     if (now < start) {  // the kernel's own fixed cost: nothing is resident yet
-        for (auto& counters : sched_) ++counters.stalls[static_cast<std::size_t>(StallCause::NoSimd)];
+        for (auto& counters : sched_)
+            ++counters.stalls[static_cast<std::size_t>(StallCause::NoSimd)];
         accounted_until_ = now + 1;
         return start;
     }
@@ -313,8 +333,9 @@ Cycle CoreEngine::step(Cycle now) {
                     s.earliest = e.when;
                     s.cause = e.cause;
                     // Waiting for the load/store unit: sleep in its queue.
-                    const bool for_lsu = e.when > now && e.cause == StallCause::MemoryBusy &&
-                                         isa_.info(s.head->opcode).memory == isa::MemorySpace::Device;
+                    const bool for_lsu =
+                        e.when > now && e.cause == StallCause::MemoryBusy &&
+                        isa_.info(s.head->opcode).memory == isa::MemorySpace::Device;
                     if (for_lsu) {
                         lsu_waiters_.add(id, sc);
                         s.earliest = kNever;
@@ -361,7 +382,8 @@ Cycle CoreEngine::step(Cycle now) {
     if (next - last_progress_ > cfg_.deadlock_cycles)
         report_deadlock(now, "no instruction issued since cycle " + std::to_string(last_progress_) +
                                  " and none can issue before cycle " + std::to_string(next) +
-                                 " (more than core.deadlock_cycles = " + std::to_string(cfg_.deadlock_cycles) + ")");
+                                 " (more than core.deadlock_cycles = " +
+                                 std::to_string(cfg_.deadlock_cycles) + ")");
     return std::max(next, now + 1);
 }
 

@@ -49,9 +49,9 @@ struct CoreBlocks {
 };
 
 class CoreEngine {
-public:
-    CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workload, ThreadgroupSource& groups,
-               const Residency& residency);
+  public:
+    CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workload,
+               ThreadgroupSource& groups, const Residency& residency);
 
     // Simulates cycle `now`; returns the next cycle with possible work, or
     // kNever when the core has nothing left. Throws InputError on a deadlock.
@@ -68,7 +68,7 @@ public:
     // Charges the cycles from the last step up to `end` (exclusive).
     void account_until(Cycle end);
 
-private:
+  private:
     struct GroupSlot {
         bool active = false;
         std::uint32_t threadgroup = 0;
@@ -105,9 +105,9 @@ private:
     std::vector<GroupSlot> group_slots_;
     std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
     std::unique_ptr<IssuePolicy> policy_;
-    std::vector<std::uint32_t> scan_start_;                // list position each scheduler's scan starts at
-    std::vector<Cycle> dispatch_free_;                     // when each scheduler's issue port frees up
-    std::vector<StallCause> sched_cause_;                  // cause for skipped cycles
+    std::vector<std::uint32_t> scan_start_;  // list position each scheduler's scan starts at
+    std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
+    std::vector<StallCause> sched_cause_;    // cause for skipped cycles
     std::vector<SchedulerCounters> sched_;
     std::vector<std::uint64_t> opcode_counts_;
 
@@ -127,7 +127,7 @@ private:
     std::vector<Evaluation> sched_best_;
     std::vector<Cycle> sched_wake_;
     void wake_scheduler(unsigned sc) { sched_wake_[sc] = 0; }
-    Cycle lsu_lead_ = 0;       // the longest device-memory class latency: issue to reaching the unit
+    Cycle lsu_lead_ = 0;  // the longest device-memory class latency: issue to reaching the unit
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;
     bool finished_ = false;

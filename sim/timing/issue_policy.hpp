@@ -10,7 +10,7 @@
 namespace agx {
 
 class IssuePolicy {
-public:
+  public:
     virtual ~IssuePolicy() = default;
     // Where the next scan starts, given the list position of the simd that
     // issued last.
@@ -21,13 +21,13 @@ public:
 // simd with independent work issues it back to back (and reuses its operands
 // in the register cache).
 class GreedyPolicy : public IssuePolicy {
-public:
+  public:
     std::size_t next_start(std::size_t last_issued) const override { return last_issued; }
 };
 
 // Loose round robin: the simd after the one that issued goes first.
 class RoundRobinPolicy : public IssuePolicy {
-public:
+  public:
     std::size_t next_start(std::size_t last_issued) const override { return last_issued + 1; }
 };
 

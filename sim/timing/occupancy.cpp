@@ -6,7 +6,8 @@
 
 namespace agx {
 
-Residency compute_residency(const CoreConfig& core, const Launch& launch, const std::string& where) {
+Residency compute_residency(const CoreConfig& core, const Launch& launch,
+                            const std::string& where) {
     Residency r;
     r.simds_per_threadgroup = launch.simds_per_threadgroup(core.simd_width);
     if (launch.threads_per_threadgroup == 0 || launch.threadgroups == 0)
@@ -18,16 +19,18 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch, const 
     if (launch.registers_halves > core.register_file.max_halves_per_thread)
         throw InputError(where, "launch uses " + std::to_string(launch.registers_halves) +
                                     " half-registers per thread, more than the " +
-                                    std::to_string(core.register_file.max_halves_per_thread) + " allowed");
+                                    std::to_string(core.register_file.max_halves_per_thread) +
+                                    " allowed");
 
     // Register rule. The Mesa occupancy table (isa-notes.md) gives the most
     // threads a threadgroup may have at a register count (Metal's
     // maxTotalThreadsPerThreadgroup); the core holds as many simds as its
     // register file has room for at that allocation (208 KB / (2 B x halves
     // x 32 lanes)), up to the resident-simd limit.
-    const std::uint32_t granule = std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
-    const std::uint32_t halves =
-        std::max<std::uint32_t>(granule, (launch.registers_halves + granule - 1) / granule * granule);
+    const std::uint32_t granule =
+        std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
+    const std::uint32_t halves = std::max<std::uint32_t>(
+        granule, (launch.registers_halves + granule - 1) / granule * granule);
     r.thread_limit = 0;
     for (const auto& step : core.register_file.occupancy) {
         if (halves <= step.halves) {
@@ -36,7 +39,8 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch, const 
         }
     }
     if (launch.threads_per_threadgroup > r.thread_limit)
-        throw InputError(where, "a threadgroup of " + std::to_string(launch.threads_per_threadgroup) +
+        throw InputError(where, "a threadgroup of " +
+                                    std::to_string(launch.threads_per_threadgroup) +
                                     " threads at " + std::to_string(launch.registers_halves) +
                                     " half-registers exceeds the occupancy rule's " +
                                     std::to_string(r.thread_limit) + " threads per threadgroup");
@@ -48,11 +52,13 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch, const 
                                  ? by_simds
                                  : core.threadgroup_memory_bytes / launch.threadgroup_memory_bytes;
     if (by_regs == 0)
-        throw InputError(where, "a threadgroup of " + std::to_string(launch.threads_per_threadgroup) +
+        throw InputError(where, "a threadgroup of " +
+                                    std::to_string(launch.threads_per_threadgroup) +
                                     " threads at " + std::to_string(launch.registers_halves) +
                                     " half-registers does not fit in the register file");
     if (by_tgmem == 0)
-        throw InputError(where, "threadgroup memory of " + std::to_string(launch.threadgroup_memory_bytes) +
+        throw InputError(where, "threadgroup memory of " +
+                                    std::to_string(launch.threadgroup_memory_bytes) +
                                     " bytes exceeds the core's " +
                                     std::to_string(core.threadgroup_memory_bytes));
     if (by_simds == 0) throw InputError(where, "threadgroup has more simds than a core holds");

@@ -17,8 +17,8 @@ namespace agx {
 struct Residency {
     std::uint32_t threadgroups_per_core = 0;
     std::uint32_t simds_per_threadgroup = 0;
-    std::uint32_t thread_limit = 0;   // threads per threadgroup the occupancy rule allows
-    std::string limited_by;           // "registers", "threadgroup_memory", "simds", "launch"
+    std::uint32_t thread_limit = 0;  // threads per threadgroup the occupancy rule allows
+    std::string limited_by;          // "registers", "threadgroup_memory", "simds", "launch"
 };
 
 // Throws InputError (where = `where`) if not even one threadgroup fits.

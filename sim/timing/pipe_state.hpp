@@ -10,7 +10,7 @@
 namespace agx {
 
 class PipeState {
-public:
+  public:
     explicit PipeState(unsigned schedulers = 4) : free_at_(schedulers, 0), issued_(schedulers, 0) {}
 
     Cycle free_at(unsigned scheduler) const { return free_at_[scheduler]; }
@@ -27,7 +27,7 @@ public:
     }
     std::uint64_t busy_cycles() const { return busy_cycles_; }
 
-private:
+  private:
     std::vector<Cycle> free_at_;
     std::vector<std::uint64_t> issued_;
     std::uint64_t busy_cycles_ = 0;

@@ -24,7 +24,8 @@ void RegisterCache::insert(std::uint32_t k) {
     if (victims_.policy() == Replacement::Random) {
         const int empty = find(kEmpty);
         victim = empty >= 0 ? static_cast<std::uint32_t>(empty)
-                            : victims_.pick(static_cast<std::uint32_t>(n), [](std::uint32_t) { return 0; });
+                            : victims_.pick(static_cast<std::uint32_t>(n),
+                                            [](std::uint32_t) { return 0; });
     } else {
         // LRU and FIFO both evict the oldest stamp; an empty entry (stamp 0
         // from the start, or kept at 0 when emptied) goes first.
@@ -39,11 +40,13 @@ void RegisterCache::insert(std::uint32_t k) {
 
 std::uint64_t RegisterCache::ports_free_at() const {
     // Issue may proceed while at most one cycle of reads is queued.
-    const std::uint64_t queued_until = (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
+    const std::uint64_t queued_until =
+        (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
     return queued_until > 0 ? queued_until - 1 : 0;
 }
 
-std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instruction& inst, std::uint64_t now) {
+std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instruction& inst,
+                                            std::uint64_t now) {
     std::uint32_t missed_halves = 0;
     for (unsigned i = 0; i < inst.num_src; ++i) {
         const Operand& op = inst.src[i];
@@ -81,10 +84,12 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
     }
     file_read_halves_ += missed_halves;
     if (missed_halves == 0) return 0;
-    const std::uint64_t start = std::max<std::uint64_t>(ports_busy_until_, now * read_halves_per_cycle_);
+    const std::uint64_t start =
+        std::max<std::uint64_t>(ports_busy_until_, now * read_halves_per_cycle_);
     ports_busy_until_ = start + missed_halves;
     // Reads ending within the issue cycle cost nothing; later ones delay the result.
-    const std::uint64_t done = (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
+    const std::uint64_t done =
+        (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
     return done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0;
 }
 

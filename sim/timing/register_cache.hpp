@@ -22,7 +22,7 @@
 namespace agx {
 
 class RegisterCache {
-public:
+  public:
     explicit RegisterCache(const RegisterCacheConfig& cfg);
 
     // The first cycle at which the read ports can take another instruction.
@@ -40,7 +40,7 @@ public:
     std::uint64_t misses() const { return misses_; }
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
-private:
+  private:
     // Entries as packed keys (simd << 8 | register) with their stamps in a
     // parallel array: the lookups, a handful per instruction, scan a few
     // contiguous words.

@@ -19,11 +19,12 @@ inline Replacement replacement_from_name(const std::string& name) {
     if (name == "lru") return Replacement::Lru;
     if (name == "fifo") return Replacement::Fifo;
     if (name == "random") return Replacement::Random;
-    throw std::invalid_argument("unknown replacement policy '" + name + "'");  // configs are validated first
+    throw std::invalid_argument("unknown replacement policy '" + name +
+                                "'");  // configs are validated first
 }
 
 class VictimPicker {
-public:
+  public:
     explicit VictimPicker(Replacement p) : policy_(p) {}
     bool stamp_on_hit() const { return policy_ == Replacement::Lru; }
     Replacement policy() const { return policy_; }
@@ -42,7 +43,7 @@ public:
         return victim;
     }
 
-private:
+  private:
     Replacement policy_;
     std::uint64_t state_ = 0x9E3779B97F4A7C15ull;
 };

@@ -12,7 +12,7 @@
 namespace agx {
 
 class Scoreboard {
-public:
+  public:
     static constexpr unsigned kHalves = 256;
 
     void reset() { ready_.fill(0); }
@@ -31,7 +31,7 @@ public:
         for (unsigned h = op.first_half; h < end; ++h) ready_[h] = when;
     }
 
-private:
+  private:
     std::array<Cycle, kHalves> ready_{};
 };
 

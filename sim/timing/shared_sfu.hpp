@@ -17,9 +17,10 @@
 namespace agx {
 
 class SharedSfu {
-public:
+  public:
     SharedSfu(unsigned schedulers, unsigned lanes, unsigned simd_width)
-        : units_per_cycle_(static_cast<std::uint64_t>(schedulers) * lanes), simd_width_(simd_width) {}
+        : units_per_cycle_(static_cast<std::uint64_t>(schedulers) * lanes),
+          simd_width_(simd_width) {}
 
     // The first cycle in which a new instruction can be handed to the SFUs.
     // The lanes take the next instruction the moment they free up, part-way
@@ -45,7 +46,7 @@ public:
     std::uint64_t issued() const { return issued_; }
     double busy_cycles() const { return static_cast<double>(busy_units_) / units_per_cycle_; }
 
-private:
+  private:
     std::uint64_t units_per_cycle_;
     std::uint64_t simd_width_;
     std::uint64_t busy_until_ = 0;

@@ -54,7 +54,7 @@ struct SimdContext {
     std::array<WaitSlotState, 2> slots;
     std::uint64_t fetched_line = ~0ull;  // I-cache line of the last fetch
     Cycle fetch_ready = 0;
-    Cycle last_result = 0;               // when its last result is written
+    Cycle last_result = 0;  // when its last result is written
     bool at_barrier = false;
 
     // A lower bound on the first cycle the head can issue, and why it waits.

@@ -8,16 +8,17 @@
 namespace agx {
 
 enum class StallCause : std::uint8_t {
-    NoSimd,        // no resident simd with work on this scheduler
+    NoSimd,            // no resident simd with work on this scheduler
     InstructionFetch,  // the next instruction's line is being filled into the I-cache
-    Dependency,    // a source register is not yet written (scoreboard)
-    PipeBusy,      // the instruction's pipeline is still within its issue interval
-    Dispatch,      // the scheduler's issue port is still busy with a multi-cycle dispatch
-    SfuBusy,       // the core-shared special-function units are occupied
-    OperandFetch,  // register-cache misses: register-file reads take extra cycles
-    WaitSlot,      // `wait` on outstanding memory, or a wait slot is full
-    MemoryBusy,    // the load/store unit's data path or the L1's misses in flight (MSHRs) are full, or threadgroup memory's banks are busy
-    Barrier,       // waiting for the rest of the threadgroup at a barrier
+    Dependency,        // a source register is not yet written (scoreboard)
+    PipeBusy,          // the instruction's pipeline is still within its issue interval
+    Dispatch,          // the scheduler's issue port is still busy with a multi-cycle dispatch
+    SfuBusy,           // the core-shared special-function units are occupied
+    OperandFetch,      // register-cache misses: register-file reads take extra cycles
+    WaitSlot,          // `wait` on outstanding memory, or a wait slot is full
+    MemoryBusy,  // the load/store unit's data path or the L1's misses in flight (MSHRs) are full,
+                 // or threadgroup memory's banks are busy
+    Barrier,     // waiting for the rest of the threadgroup at a barrier
     Count
 };
 
@@ -25,7 +26,8 @@ inline constexpr std::size_t kStallCauseCount = static_cast<std::size_t>(StallCa
 
 inline const char* stall_cause_name(StallCause c) {
     static constexpr std::array<const char*, kStallCauseCount> names = {
-        "no_simd", "instruction_fetch", "dependency", "pipe_busy", "dispatch", "sfu_busy", "operand_fetch", "wait_slot", "memory_busy", "barrier"};
+        "no_simd",  "instruction_fetch", "dependency", "pipe_busy",   "dispatch",
+        "sfu_busy", "operand_fetch",     "wait_slot",  "memory_busy", "barrier"};
     return names[static_cast<std::size_t>(c)];
 }
 

@@ -8,7 +8,7 @@
 namespace agx {
 
 class ThreadgroupSource {
-public:
+  public:
     explicit ThreadgroupSource(std::uint32_t count) : count_(count) {}
     std::optional<std::uint32_t> next() {
         if (next_ >= count_) return std::nullopt;
@@ -16,7 +16,7 @@ public:
     }
     bool exhausted() const { return next_ >= count_; }
 
-private:
+  private:
     std::uint32_t count_;
     std::uint32_t next_ = 0;
 };

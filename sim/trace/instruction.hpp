@@ -36,8 +36,10 @@ struct MemoryAccess {
     std::array<std::uint64_t, 32> lane{};
 
     std::uint64_t address(unsigned lane_index) const {
-        return explicit_lanes ? lane[lane_index]
-                              : base + static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(lane_index));
+        return explicit_lanes
+                   ? lane[lane_index]
+                   : base +
+                         static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(lane_index));
     }
 };
 

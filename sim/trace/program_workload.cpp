@@ -30,7 +30,8 @@ Operand imm(std::uint32_t bits) {
     return o;
 }
 
-Instruction make_instruction(const char* mnemonic, std::initializer_list<Operand> operands, std::uint32_t pc) {
+Instruction make_instruction(const char* mnemonic, std::initializer_list<Operand> operands,
+                             std::uint32_t pc) {
     const auto& cat = isa::Catalogue::instance();
     const auto op = cat.find(mnemonic);
     if (!op) throw std::invalid_argument(std::string("unknown mnemonic ") + mnemonic);
@@ -40,7 +41,8 @@ Instruction make_instruction(const char* mnemonic, std::initializer_list<Operand
     in.pc = pc;
     std::size_t i = 0;
     for (const Operand& o : operands) {
-        const bool is_dst = i < info.operands.size() && info.operands[i].role == isa::OperandRole::Dst;
+        const bool is_dst =
+            i < info.operands.size() && info.operands[i].role == isa::OperandRole::Dst;
         if (is_dst && in.num_dst < in.dst.size())
             in.dst[in.num_dst++] = o;
         else if (!is_dst && in.num_src < in.src.size())

@@ -14,9 +14,13 @@
 namespace agx {
 
 class ProgramWorkload : public Workload {
-public:
-    ProgramWorkload(std::string name, Launch launch, std::vector<Instruction> body, std::uint64_t repetitions)
-        : name_(std::move(name)), launch_(launch), body_(std::move(body)), repetitions_(repetitions) {}
+  public:
+    ProgramWorkload(std::string name, Launch launch, std::vector<Instruction> body,
+                    std::uint64_t repetitions)
+        : name_(std::move(name)),
+          launch_(launch),
+          body_(std::move(body)),
+          repetitions_(repetitions) {}
 
     const Launch& launch() const override { return launch_; }
     std::string name() const override { return name_; }
@@ -24,10 +28,11 @@ public:
         return std::make_unique<Stream>(body_, repetitions_);
     }
 
-private:
+  private:
     class Stream : public InstructionStream {
-    public:
-        Stream(const std::vector<Instruction>& body, std::uint64_t reps) : body_(body), left_(body.empty() ? 0 : reps) {}
+      public:
+        Stream(const std::vector<Instruction>& body, std::uint64_t reps)
+            : body_(body), left_(body.empty() ? 0 : reps) {}
         const Instruction* peek() override { return left_ ? &body_[pos_] : nullptr; }
         void advance() override {
             if (++pos_ == body_.size()) {
@@ -36,7 +41,7 @@ private:
             }
         }
 
-    private:
+      private:
         const std::vector<Instruction>& body_;
         std::size_t pos_ = 0;
         std::uint64_t left_;
@@ -55,6 +60,7 @@ Operand imm(std::uint32_t bits);
 // An instruction by mnemonic; operands in catalogue order (destinations
 // first). pc is the running byte offset the caller keeps. Throws
 // std::invalid_argument for an unknown mnemonic.
-Instruction make_instruction(const char* mnemonic, std::initializer_list<Operand> operands, std::uint32_t pc = 0);
+Instruction make_instruction(const char* mnemonic, std::initializer_list<Operand> operands,
+                             std::uint32_t pc = 0);
 
 }  // namespace agx

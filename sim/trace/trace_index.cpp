@@ -94,7 +94,8 @@ BufferRange parse_buffer(std::string_view rest, const LineContext& at) {
         auto value = word.substr(eq + 1);
         std::uint64_t v = 0;
         if (!parse_uint(value, v))
-            fail(at, "buffer: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
+            fail(at,
+                 "buffer: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
         if (key == "base") {
             b.base = v, have_base = true;
         } else if (key == "size") {
@@ -130,11 +131,13 @@ void check_addresses(const Instruction& in, const TraceIndex& index, const LineC
             for (const BufferRange& b : index.buffers)
                 if (a >= b.base && a - b.base + size <= b.size) inside = true;
             if (!inside)
-                fail(at, what + " (" + std::to_string(size) + " bytes) is outside every declared buffer");
+                fail(at, what + " (" + std::to_string(size) +
+                             " bytes) is outside every declared buffer");
         }
         if (!device && a + size > tg_bytes)
             fail(at, what + " (" + std::to_string(size) +
-                         " bytes) is outside the launch's threadgroup_memory=" + std::to_string(tg_bytes));
+                         " bytes) is outside the launch's threadgroup_memory=" +
+                         std::to_string(tg_bytes));
     }
 }
 
@@ -212,7 +215,8 @@ class Indexer {
         } else if (word == "repeat") {
             fail(at, "'repeat' outside any section");
         } else {
-            fail(at, "expected 'launch', 'kernel', 'buffer' or 'simd', got '" + std::string(word) + "'");
+            fail(at, "expected 'launch', 'kernel', 'buffer' or 'simd', got '" + std::string(word) +
+                         "'");
         }
     }
 

@@ -19,7 +19,7 @@ inline constexpr std::uint64_t kCodeBaseAddress = 0xC0DE00000000ull;
 struct Launch {
     std::uint32_t threads_per_threadgroup = 0;
     std::uint32_t threadgroups = 0;
-    std::uint32_t registers_halves = 0;        // per thread, in 16-bit halves
+    std::uint32_t registers_halves = 0;          // per thread, in 16-bit halves
     std::uint32_t threadgroup_memory_bytes = 0;  // per threadgroup
     // The kernel's fixed cost before its first threadgroup starts (command
     // processing, dispatch, argument set-up), when the workload knows it: a
@@ -38,7 +38,7 @@ struct Launch {
 // The instruction stream of one simd. Memory use must not depend on the
 // stream's length.
 class InstructionStream {
-public:
+  public:
     virtual ~InstructionStream() = default;
     // The next instruction, or nullptr when the simd has finished. The pointer
     // stays valid until advance() is called.
@@ -47,7 +47,7 @@ public:
 };
 
 class Workload {
-public:
+  public:
     virtual ~Workload() = default;
     virtual const Launch& launch() const = 0;
     // Opens the stream of simd `simd_in_group` of threadgroup `threadgroup`.

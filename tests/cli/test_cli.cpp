@@ -4,13 +4,13 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -41,7 +41,8 @@ fs::path scratch() {
 
 Result agxsim(const std::string& args) {
     const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd = std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string cmd =
+        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -56,7 +57,9 @@ fs::path write_file(const std::string& name, const std::string& text) {
     return p;
 }
 
-std::string example(const std::string& name) { return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name; }
+std::string example(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
+}
 
 std::size_t lines(const std::string& s) {
     std::size_t n = 0;
@@ -66,7 +69,8 @@ std::size_t lines(const std::string& s) {
 
 // One bad-input case: exit 2, one line on stderr naming `where`, and no
 // statistics file left behind.
-void expect_bad_input(const std::string& args, const std::string& where, const std::string& reason_part) {
+void expect_bad_input(const std::string& args, const std::string& where,
+                      const std::string& reason_part) {
     const fs::path stats = scratch() / "bad-stats.json";
     fs::remove(stats);
     const Result r = agxsim(args + " --stats " + stats.string());
@@ -91,7 +95,8 @@ const char* kGoodTrace =
 TEST_CASE("run writes statistics with numeric cycles and simd_instructions") {
     const fs::path stats = scratch() / "out.json";
     fs::remove(stats);
-    const Result r = agxsim("run " + example("ffma_chain.trace") + " --config m1 --stats " + stats.string());
+    const Result r =
+        agxsim("run " + example("ffma_chain.trace") + " --config m1 --stats " + stats.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(r.out.find("cycles") != std::string::npos);
@@ -105,7 +110,8 @@ TEST_CASE("run writes statistics with numeric cycles and simd_instructions") {
 
 TEST_CASE("every example trace runs on every shipped config") {
     for (const char* cfg : {"m1", "m1-max", "m2", "a14"})
-        for (const char* t : {"ffma_chain.trace", "fadd16_ilp4.trace", "imad_fadd_mix.trace", "load_wait_use.trace"}) {
+        for (const char* t : {"ffma_chain.trace", "fadd16_ilp4.trace", "imad_fadd_mix.trace",
+                              "load_wait_use.trace"}) {
             const Result r = agxsim(std::string("run -q ") + example(t) + " --config " + cfg);
             INFO(cfg << " " << t << ": " << r.err);
             CHECK(r.code == 0);
@@ -131,33 +137,40 @@ TEST_CASE("version and help flags succeed") {
 TEST_CASE("a config override changes the simulated machine") {
     const std::string t = example("ffma_chain.trace");
     const Result a = agxsim("run -q " + t + " --stats " + (scratch() / "a.json").string());
-    const Result b =
-        agxsim("run -q " + t + " --set core.timing.f32_arith.latency=10 --stats " + (scratch() / "b.json").string());
+    const Result b = agxsim("run -q " + t + " --set core.timing.f32_arith.latency=10 --stats " +
+                            (scratch() / "b.json").string());
     REQUIRE(a.code == 0);
     REQUIRE(b.code == 0);
-    const auto ca = nlohmann::json::parse(slurp(scratch() / "a.json")).at("cycles").get<std::uint64_t>();
-    const auto cb = nlohmann::json::parse(slurp(scratch() / "b.json")).at("cycles").get<std::uint64_t>();
+    const auto ca =
+        nlohmann::json::parse(slurp(scratch() / "a.json")).at("cycles").get<std::uint64_t>();
+    const auto cb =
+        nlohmann::json::parse(slurp(scratch() / "b.json")).at("cycles").get<std::uint64_t>();
     CHECK(cb > ca);
 }
 
 TEST_CASE("bad input: malformed JSON config") {
     const fs::path cfg = write_file("malformed.json", "{ \"extends\": \"m1.json\", ");
-    expect_bad_input("run " + example("ffma_chain.trace") + " --config " + cfg.string(), "malformed.json", "");
+    expect_bad_input("run " + example("ffma_chain.trace") + " --config " + cfg.string(),
+                     "malformed.json", "");
 }
 
 TEST_CASE("bad input: unknown config key") {
-    const fs::path cfg = write_file(
-        "unknown-key.json", "{ \"extends\": \"" + std::string(AGX_SOURCE_DIR) + "/configs/m1.json\", \"core\": { \"l1d\": { \"sise_bytes\": 4096 } } }");
-    expect_bad_input("run " + example("ffma_chain.trace") + " --config " + cfg.string(), "unknown-key.json",
-                     "core.l1d.sise_bytes");
+    const fs::path cfg =
+        write_file("unknown-key.json",
+                   "{ \"extends\": \"" + std::string(AGX_SOURCE_DIR) +
+                       "/configs/m1.json\", \"core\": { \"l1d\": { \"sise_bytes\": 4096 } } }");
+    expect_bad_input("run " + example("ffma_chain.trace") + " --config " + cfg.string(),
+                     "unknown-key.json", "core.l1d.sise_bytes");
 }
 
 TEST_CASE("bad input: bad --set") {
-    expect_bad_input("run " + example("ffma_chain.trace") + " --set core.l1d.nope=3", "core.l1d.nope", "");
+    expect_bad_input("run " + example("ffma_chain.trace") + " --set core.l1d.nope=3",
+                     "core.l1d.nope", "");
 }
 
 TEST_CASE("bad input: missing config") {
-    expect_bad_input("run " + example("ffma_chain.trace") + " --config no-such-chip", "no-such-chip", "");
+    expect_bad_input("run " + example("ffma_chain.trace") + " --config no-such-chip",
+                     "no-such-chip", "");
 }
 
 TEST_CASE("bad input: unknown mnemonic") {
@@ -182,7 +195,8 @@ TEST_CASE("bad input: truncated trace") {
 }
 
 TEST_CASE("bad input: missing trace file") {
-    expect_bad_input("run " + (scratch() / "does-not-exist.trace").string(), "does-not-exist.trace", "");
+    expect_bad_input("run " + (scratch() / "does-not-exist.trace").string(), "does-not-exist.trace",
+                     "");
 }
 
 TEST_CASE("bad input: unknown option and bad core count") {

@@ -6,12 +6,12 @@
 // change that makes the model worse against the hardware fails here.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -26,18 +26,22 @@ int run(const std::string& args, const fs::path& log) {
 }
 
 fs::path scratch(const std::string& name) {
-    fs::path d = fs::temp_directory_path() / ("agxsim-validate-" + std::to_string(::getpid()) + "-" + name);
+    fs::path d =
+        fs::temp_directory_path() / ("agxsim-validate-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
 }
 
-std::string shipped(const char* table) { return std::string(AGX_SOURCE_DIR) + "/validation/data/" + table + ".json"; }
+std::string shipped(const char* table) {
+    return std::string(AGX_SOURCE_DIR) + "/validation/data/" + table + ".json";
+}
 
 std::string all_shipped() {
     std::string s;
-    for (const char* t : {"float_instructions", "int_instructions", "simd_instructions", "float_sequences",
-                          "int_sequences", "simd_sequences", "mixed_int_float", "ilp_occupancy", "control_group"})
+    for (const char* t :
+         {"float_instructions", "int_instructions", "simd_instructions", "float_sequences",
+          "int_sequences", "simd_sequences", "mixed_int_float", "ilp_occupancy", "control_group"})
         s += " " + shipped(t);
     return s;
 }
@@ -52,13 +56,15 @@ nlohmann::json summary_of(const fs::path& dir) {
 
 TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard") {
     const fs::path dir = scratch("m1max");
-    REQUIRE(run("validate --config m1-max --summary-only --measurements" + all_shipped() + " --report " + dir.string(),
+    REQUIRE(run("validate --config m1-max --summary-only --measurements" + all_shipped() +
+                    " --report " + dir.string(),
                 dir / "log.txt") == 0);
     CHECK(fs::exists(dir / "results.csv"));
     CHECK(fs::exists(dir / "correlation.svg"));
     const auto s = summary_of(dir);
     INFO(s.dump(2));
-    for (const char* key : {"count", "mape_percent", "p90_percent", "max_percent", "pearson_r"}) CHECK(s.contains(key));
+    for (const char* key : {"count", "mape_percent", "p90_percent", "max_percent", "pearson_r"})
+        CHECK(s.contains(key));
     CHECK(s.at("count").get<int>() >= 300);
     CHECK(s.at("excluded").at("failed") == 0);
     // Regression guards (today's accuracy plus a small margin).
@@ -70,8 +76,9 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
     const fs::path dir = scratch("a14");
-    REQUIRE(run("validate --config a14 --measurements" + all_shipped() + " --report " + dir.string(),
-                dir / "log.txt") == 0);
+    REQUIRE(
+        run("validate --config a14 --measurements" + all_shipped() + " --report " + dir.string(),
+            dir / "log.txt") == 0);
     std::ifstream csv(dir / "results.csv");
     std::string line;
     std::getline(csv, line);  // header
@@ -91,29 +98,33 @@ TEST_CASE("validate a14: every A14 throughput figure within 5%") {
 }
 
 TEST_CASE("validate reads the reference CSV files as they are") {
-    const fs::path csv = fs::path(AGX_SOURCE_DIR) / ".." / "shared" / "reference" / "metal-benchmarks" /
-                         "float_instructions.csv";
+    const fs::path csv = fs::path(AGX_SOURCE_DIR) / ".." / "shared" / "reference" /
+                         "metal-benchmarks" / "float_instructions.csv";
     if (!fs::exists(csv)) {
         WARN("no ../shared/reference beside the checkout: the CSV check is not run");
         return;
     }
     const fs::path dir = scratch("csv");
-    REQUIRE(run("validate --config m1-max --summary-only --measurements " + csv.string() + " --report " + dir.string(),
+    REQUIRE(run("validate --config m1-max --summary-only --measurements " + csv.string() +
+                    " --report " + dir.string(),
                 dir / "log.txt") == 0);
     const auto s = summary_of(dir);
     CHECK(s.at("count").get<int>() >= 40);
     // The same figures as the shipped JSON conversion of that table.
     const fs::path dir2 = scratch("json");
-    REQUIRE(run("validate --config m1-max --summary-only --measurements " + shipped("float_instructions") +
-                    " --report " + dir2.string(),
+    REQUIRE(run("validate --config m1-max --summary-only --measurements " +
+                    shipped("float_instructions") + " --report " + dir2.string(),
                 dir2 / "log.txt") == 0);
-    CHECK(summary_of(dir2).at("mape_percent").get<double>() == Approx(s.at("mape_percent").get<double>()));
+    CHECK(summary_of(dir2).at("mape_percent").get<double>() ==
+          Approx(s.at("mape_percent").get<double>()));
 }
 
 TEST_CASE("validate rejects a malformed measurement file with one line and exit 2") {
     const fs::path dir = scratch("bad");
-    std::ofstream(dir / "bad.json") << "{\"format\": \"agxsim-measurements\", \"version\": 1, \"records\": [{\"id\": 3}]}";
-    const int code = run("validate --config m1-max --measurements " + (dir / "bad.json").string(), dir / "log.txt");
+    std::ofstream(dir / "bad.json")
+        << "{\"format\": \"agxsim-measurements\", \"version\": 1, \"records\": [{\"id\": 3}]}";
+    const int code = run("validate --config m1-max --measurements " + (dir / "bad.json").string(),
+                         dir / "log.txt");
     CHECK(code == 2);
     std::ifstream in(dir / "log.txt");
     std::stringstream ss;
@@ -126,10 +137,13 @@ TEST_CASE("validate rejects a malformed measurement file with one line and exit 
 TEST_CASE("trace gen writes the trace the suite simulates: same cycles either way") {
     const fs::path dir = scratch("gen");
     const std::string m = shipped("float_instructions");
-    REQUIRE(run("trace gen FFMA32/latency -m " + m + " -o " + (dir / "ffma.trace").string(), dir / "gen.txt") == 0);
-    REQUIRE(run("run " + (dir / "ffma.trace").string() + " --config m1-max --stats " + (dir / "a.json").string(),
+    REQUIRE(run("trace gen FFMA32/latency -m " + m + " -o " + (dir / "ffma.trace").string(),
+                dir / "gen.txt") == 0);
+    REQUIRE(run("run " + (dir / "ffma.trace").string() + " --config m1-max --stats " +
+                    (dir / "a.json").string(),
                 dir / "run.txt") == 0);
-    REQUIRE(run("suite run FFMA32/latency -m " + m + " --stats " + (dir / "b.json").string(), dir / "suite.txt") == 0);
+    REQUIRE(run("suite run FFMA32/latency -m " + m + " --stats " + (dir / "b.json").string(),
+                dir / "suite.txt") == 0);
     std::ifstream a(dir / "a.json"), b(dir / "b.json");
     const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
     CHECK(ja.at("cycles") == jb.at("cycles"));

@@ -9,7 +9,9 @@
 
 #include <cstdlib>
 
-int sc_main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int sc_main(int argc, char* argv[]) {
+    return Catch::Session().run(argc, argv);
+}
 
 int main(int argc, char* argv[]) {
     ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);  // keep the kernel's banner out of test output

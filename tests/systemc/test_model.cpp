@@ -38,7 +38,8 @@ TEST_CASE("the dependent FFMA32 example takes exactly the cycles its config's la
     // the FP32 latency for the one before.
     const auto& icache = r.stats.at("gpu").at("core_0").at("icache");
     REQUIRE(icache.at("misses") == 1);
-    const Cycle cold_fetch = m.core.icache.hit_latency_cycles + icache.at("miss_latency_cycles_total").get<Cycle>();
+    const Cycle cold_fetch =
+        m.core.icache.hit_latency_cycles + icache.at("miss_latency_cycles_total").get<Cycle>();
     const Cycle ports_halves = 2 * m.core.register_cache.file_read_ports;
     const Cycle first_fetch_extra = (6 + ports_halves - 1) / ports_halves - 1;
     CHECK(r.simd_instructions == 1000);
@@ -58,8 +59,9 @@ TEST_CASE("every scheduler-cycle is an issue or exactly one stall cause") {
     for (auto v : r.stall_cycles) total += v;
     CHECK(total == r.cycles * m.core.schedulers);
     const auto& core = r.stats.at("gpu").at("core_0");
-    for (const char* block : {"fp32_int_pipe", "int_complex_pipe", "sfu", "shuffle_unit", "l1d", "icache",
-                              "load_store_unit", "threadgroup_memory", "control", "scheduler_3"})
+    for (const char* block :
+         {"fp32_int_pipe", "int_complex_pipe", "sfu", "shuffle_unit", "l1d", "icache",
+          "load_store_unit", "threadgroup_memory", "control", "scheduler_3"})
         CHECK(core.contains(block));
     CHECK(core.at("sfu").at("issued").get<std::uint64_t>() == 2 * 200 * 32);
     CHECK(core.at("scheduler_0").at("register_cache").contains("hits"));
@@ -68,7 +70,8 @@ TEST_CASE("every scheduler-cycle is an issue or exactly one stall cause") {
 TEST_CASE("FADD16 at ILP 4 and 88 simds per core reaches the schedulers' peak") {
     const MachineConfig m = load_config("m1");
     std::vector<Instruction> body;
-    for (unsigned i = 0; i < 4; ++i) body.push_back(make_instruction("fadd16", {reg16(2 * i), reg16(2 * i), reg16(20)}));
+    for (unsigned i = 0; i < 4; ++i)
+        body.push_back(make_instruction("fadd16", {reg16(2 * i), reg16(2 * i), reg16(20)}));
     ProgramWorkload w("fadd16", launch(256, 11), body, 500);
     const RunResult r = simulate(m, w, {});
     CHECK(r.residency.threadgroups_per_core == 11);
@@ -96,7 +99,8 @@ TEST_CASE("a load travels L1 -> L2 -> SLC -> DRAM over TLM, and hits the L1 the 
 
 TEST_CASE("several cores share the launch's threadgroups and the memory below them") {
     const MachineConfig m = load_config("m1");
-    std::vector<Instruction> body = {make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})};
+    std::vector<Instruction> body = {
+        make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})};
     ProgramWorkload w("chains", launch(1024, 8, 32), body, 100);
     RunOptions opt;
     opt.cores = 4;

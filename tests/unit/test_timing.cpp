@@ -35,13 +35,25 @@ CoreConfig test_core() {
     c.wait_slots = 2;
     c.max_outstanding_per_slot = 8;
     c.sfu_lanes = 32;
-    c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
-                                            {160, 640}, {184, 576}, {208, 512}, {232, 448}, {256, 384}}};
+    c.register_file = {208 * 1024,
+                       256,
+                       8,
+                       {{104, 1024},
+                        {112, 896},
+                        {128, 832},
+                        {136, 768},
+                        {144, 704},
+                        {160, 640},
+                        {184, 576},
+                        {208, 512},
+                        {232, 448},
+                        {256, 384}}};
     c.register_cache = {6, 2, "lru"};
     c.scheduler_policy = "greedy";
     c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru"};
     c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru"};
-    for (auto name : isa::Catalogue::instance().timing_classes()) c.timing[std::string(name)] = timing(1, 2);
+    for (auto name : isa::Catalogue::instance().timing_classes())
+        c.timing[std::string(name)] = timing(1, 2);
     c.timing["f32_arith"] = timing(1, 3);
     c.timing["f16_arith"] = timing(1, 3);
     c.timing["imad32"] = timing(4, 4);
@@ -124,13 +136,13 @@ TEST_CASE("scoreboard tracks 16-bit halves inside 32-bit registers") {
 
 TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lanes") {
     SharedSfu sfu(4, 32, 32);
-    CHECK(sfu.issue(0, 6) == 0);  // lanes busy until 1.5
-    CHECK(sfu.free_at() == 0);    // the queue in front takes one more at once
-    CHECK(sfu.issue(0, 6) == 1);  // it starts at 1.5: one whole cycle late
-    CHECK(sfu.free_at() == 2);    // busy until 3.0
-    CHECK(sfu.issue(2, 6) == 1);  // starts at 3.0
+    CHECK(sfu.issue(0, 6) == 0);              // lanes busy until 1.5
+    CHECK(sfu.free_at() == 0);                // the queue in front takes one more at once
+    CHECK(sfu.issue(0, 6) == 1);              // it starts at 1.5: one whole cycle late
+    CHECK(sfu.free_at() == 2);                // busy until 3.0
+    CHECK(sfu.issue(2, 6) == 1);              // starts at 3.0
     CHECK(sfu.busy_cycles() == Approx(4.5));  // three RECIPs, 1.5 cycles each
-    SharedSfu narrow(4, 16, 32);  // half the lanes: an IMAD takes two cycles
+    SharedSfu narrow(4, 16, 32);              // half the lanes: an IMAD takes two cycles
     narrow.issue(0, 4);
     CHECK(narrow.free_at() == 1);
 }
@@ -139,10 +151,12 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
     RegisterCacheConfig cfg{4, 1, "lru"};  // one 32-bit read per cycle
     RegisterCache rc(cfg);
     Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
-    CHECK(rc.fetch_operands(0, fma, 0) == 2);  // three misses, one per cycle: done in cycle 3, 2 late
-    CHECK(rc.ports_free_at() == 2);            // one cycle of reads may stay queued
+    CHECK(rc.fetch_operands(0, fma, 0) ==
+          2);                        // three misses, one per cycle: done in cycle 3, 2 late
+    CHECK(rc.ports_free_at() == 2);  // one cycle of reads may stay queued
     CHECK(rc.fetch_operands(0, fma, 10) == 0);  // all cached now
-    Instruction discard = make_instruction("fadd32", {reg32(4), reg32(1, CacheHint::Discard), reg32(2)});
+    Instruction discard =
+        make_instruction("fadd32", {reg32(4), reg32(1, CacheHint::Discard), reg32(2)});
     CHECK(rc.fetch_operands(0, discard, 20) == 0);
     CHECK(rc.fetch_operands(0, discard, 30) == 0);  // r1 missed: one read fits the issue cycle
     CHECK(rc.misses() == 4);
@@ -183,8 +197,8 @@ TEST_CASE("occupancy rule limits residency by registers, threadgroup memory and 
 
 TEST_CASE("engine: a dependent chain issues once per latency") {
     Bench b;
-    ProgramWorkload w("chain", launch(32, 1), {make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})},
-                      100);
+    ProgramWorkload w("chain", launch(32, 1),
+                      {make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})}, 100);
     CoreEngine* e = nullptr;
     const Cycle end = b.run(w, &e);
     // The first instruction misses r0, r1, r2 in the register cache: six

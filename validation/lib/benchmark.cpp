@@ -8,9 +8,12 @@ namespace agx::validation {
 
 const char* operand_shape_name(OperandShape s) {
     switch (s) {
-        case OperandShape::Distinct: return "x*y+z";
-        case OperandShape::SelfReuse: return "x*x+1";
-        case OperandShape::Vec4Groups: return "vec4_groups";
+        case OperandShape::Distinct:
+            return "x*y+z";
+        case OperandShape::SelfReuse:
+            return "x*x+1";
+        case OperandShape::Vec4Groups:
+            return "vec4_groups";
     }
     return "?";
 }
@@ -18,7 +21,8 @@ const char* operand_shape_name(OperandShape s) {
 namespace {
 
 OperandShape shape_from(const std::string& s, const std::string& where) {
-    for (OperandShape v : {OperandShape::Distinct, OperandShape::SelfReuse, OperandShape::Vec4Groups})
+    for (OperandShape v :
+         {OperandShape::Distinct, OperandShape::SelfReuse, OperandShape::Vec4Groups})
         if (s == operand_shape_name(v)) return v;
     throw InputError(where, "unknown operand_shape '" + s + "' (x*y+z, x*x+1 or vec4_groups)");
 }
@@ -33,7 +37,8 @@ T get(const nlohmann::json& j, const char* key, const std::string& where) {
     }
 }
 
-std::uint32_t positive(const nlohmann::json& j, const char* key, const std::string& where, std::uint32_t max) {
+std::uint32_t positive(const nlohmann::json& j, const char* key, const std::string& where,
+                       std::uint32_t max) {
     const auto& v = j.at(key);
     if (!v.is_number_unsigned() || v.get<std::uint64_t>() < 1 || v.get<std::uint64_t>() > max)
         throw InputError(where + "." + key, "expected an integer from 1 to " + std::to_string(max));
@@ -57,30 +62,33 @@ std::vector<isa::ExpansionStep> expand_operation(const std::string& op, std::uin
     // A width-less name takes the benchmark's width first: "FFMA" at 16 bits is FFMA16.
     if (auto steps = isa::expand_metal(op + std::to_string(register_bits))) return *steps;
     if (auto steps = isa::expand_metal(op)) return *steps;
-    throw InputError(where, "operation '" + op + "' has no expansion in the ISA catalogue (see `agxsim isa list`)");
+    throw InputError(where, "operation '" + op +
+                                "' has no expansion in the ISA catalogue (see `agxsim isa list`)");
 }
 
 nlohmann::json to_json(const BenchmarkDefinition& b) {
     nlohmann::json body = nlohmann::json::array();
     for (const auto& item : b.body) body.push_back({{"op", item.op}, {"count", item.count}});
-    nlohmann::json j = {{"name", b.name},
-            {"body", body},
-            {"ilp", b.ilp},
-            {"simds_per_core", b.simds_per_core},
-            {"register_bits", b.register_bits},
-            {"repetitions", b.repetitions},
-            {"unroll", b.unroll},
-            {"operand_shape", operand_shape_name(b.operand_shape)},
-            {"overhead_cycles", b.overhead_cycles},
-            {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
+    nlohmann::json j = {
+        {"name", b.name},
+        {"body", body},
+        {"ilp", b.ilp},
+        {"simds_per_core", b.simds_per_core},
+        {"register_bits", b.register_bits},
+        {"repetitions", b.repetitions},
+        {"unroll", b.unroll},
+        {"operand_shape", operand_shape_name(b.operand_shape)},
+        {"overhead_cycles", b.overhead_cycles},
+        {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
     if (b.memory) j["memory"] = to_json(*b.memory);
     return j;
 }
 
 BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where) {
-    static const std::set<std::string> known = {"name", "body", "ilp", "simds_per_core", "register_bits",
-                                                "repetitions", "unroll", "operand_shape", "overhead_cycles",
-                                                "method", "memory"};
+    static const std::set<std::string> known = {
+        "name",        "body",   "ilp",           "simds_per_core",  "register_bits",
+        "repetitions", "unroll", "operand_shape", "overhead_cycles", "method",
+        "memory"};
     if (!j.is_object()) throw InputError(where, "a benchmark must be a JSON object");
     for (const auto& [k, v] : j.items())
         if (!known.count(k)) throw InputError(where + "." + k, "unknown key");
@@ -97,14 +105,17 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
     b.repetitions = positive(j, "repetitions", where, 1u << 30);
     if (j.contains("unroll")) {
         const auto& u = j.at("unroll");
-        if (!u.is_number_unsigned()) throw InputError(where + ".unroll", "expected an integer (0: fully unrolled)");
+        if (!u.is_number_unsigned())
+            throw InputError(where + ".unroll", "expected an integer (0: fully unrolled)");
         b.unroll = u.get<std::uint32_t>();
     }
     if (j.contains("operand_shape"))
-        b.operand_shape = shape_from(get<std::string>(j, "operand_shape", where), where + ".operand_shape");
+        b.operand_shape =
+            shape_from(get<std::string>(j, "operand_shape", where), where + ".operand_shape");
     if (j.contains("overhead_cycles")) {
         b.overhead_cycles = get<double>(j, "overhead_cycles", where);
-        if (b.overhead_cycles < 0) throw InputError(where + ".overhead_cycles", "must not be negative");
+        if (b.overhead_cycles < 0)
+            throw InputError(where + ".overhead_cycles", "must not be negative");
     }
     if (j.contains("method")) {
         const auto m = get<std::string>(j, "method", where);
@@ -113,7 +124,8 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
         else if (m != "total")
             throw InputError(where + ".method", "expected 'total' or 'steady'");
     }
-    if (j.contains("memory")) b.memory = memory_benchmark_from_json(j.at("memory"), where + ".memory");
+    if (j.contains("memory"))
+        b.memory = memory_benchmark_from_json(j.at("memory"), where + ".memory");
     const auto& body = j.at("body");
     if (!body.is_array()) throw InputError(where + ".body", "expected an array of {op, count}");
     for (std::size_t i = 0; i < body.size(); ++i) {

@@ -21,14 +21,16 @@
 namespace agx::validation {
 
 struct BodyItem {
-    std::string op;          // Metal-level name from the reference tables: "FADD32", "IMUL(32x32=64)", "QUAD_SUM<F32>"
+    std::string op;  // Metal-level name from the reference tables: "FADD32", "IMUL(32x32=64)",
+                     // "QUAD_SUM<F32>"
     std::uint32_t count = 1;
 };
 
 // How an operation's other sources relate to its chain's live value.
 enum class OperandShape : std::uint8_t {
-    Distinct,     // x = x * y + z: y, z are other registers (constants shared by the chains)
-    SelfReuse,    // x = x * x + 1: every register source is the live value, the last source an immediate
+    Distinct,   // x = x * y + z: y, z are other registers (constants shared by the chains)
+    SelfReuse,  // x = x * x + 1: every register source is the live value, the last source an
+                // immediate
     // ilp_occupancy.csv's kernel (metal-benchmarks' instruction/register-cache
     // benchmark): six 4-wide vectors, 24 scalar operations per group, each
     // reading its own component and a recently written one, in a dependency
@@ -38,11 +40,11 @@ enum class OperandShape : std::uint8_t {
 const char* operand_shape_name(OperandShape s);
 
 struct BenchmarkDefinition {
-    std::string name;                 // unique within a file, e.g. "float_instructions/FADD32/throughput"
-    std::vector<BodyItem> body;       // empty: the control group (only the kernel's own cost)
+    std::string name;  // unique within a file, e.g. "float_instructions/FADD32/throughput"
+    std::vector<BodyItem> body;  // empty: the control group (only the kernel's own cost)
     std::uint32_t ilp = 1;
     std::uint32_t simds_per_core = 4;
-    std::uint32_t register_bits = 32; // 16 or 32: width of the live values
+    std::uint32_t register_bits = 32;  // 16 or 32: width of the live values
     std::uint32_t repetitions = 1440;
     // Repetitions per copy of the code: the kernel is a loop of `unroll`
     // unrolled repetitions (the tables' "optimal repetitions"), run until
@@ -65,7 +67,9 @@ struct BenchmarkDefinition {
     std::string body_label() const;
     // Bodies executed per repetition: `ilp` interleaved copies, except for
     // the vec4 shape whose repetition is one scalar operation.
-    std::uint32_t bodies_per_repetition() const { return operand_shape == OperandShape::Vec4Groups ? 1 : ilp; }
+    std::uint32_t bodies_per_repetition() const {
+        return operand_shape == OperandShape::Vec4Groups ? 1 : ilp;
+    }
 };
 
 nlohmann::json to_json(const BenchmarkDefinition& b);

@@ -15,6 +15,7 @@ struct PlotPoint {
     std::string series;  // legend entry
 };
 
-void write_correlation_svg(std::ostream& out, const std::vector<PlotPoint>& points, const std::string& title);
+void write_correlation_svg(std::ostream& out, const std::vector<PlotPoint>& points,
+                           const std::string& title);
 
 }  // namespace agx::validation

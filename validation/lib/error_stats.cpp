@@ -15,7 +15,9 @@ namespace agx::validation {
 
 namespace acc = boost::accumulators;
 
-double percent_error(double simulated, double measured) { return 100.0 * (simulated - measured) / measured; }
+double percent_error(double simulated, double measured) {
+    return 100.0 * (simulated - measured) / measured;
+}
 
 ErrorStats error_stats(const std::vector<double>& simulated, const std::vector<double>& measured) {
     ErrorStats s;
@@ -23,7 +25,8 @@ ErrorStats error_stats(const std::vector<double>& simulated, const std::vector<d
     if (s.count == 0) return s;
 
     acc::accumulator_set<double, acc::stats<acc::tag::mean, acc::tag::max>> abs_err;
-    acc::accumulator_set<double, acc::stats<acc::tag::variance, acc::tag::covariance<double, acc::tag::covariate1>>>
+    acc::accumulator_set<
+        double, acc::stats<acc::tag::variance, acc::tag::covariance<double, acc::tag::covariate1>>>
         sim;
     acc::accumulator_set<double, acc::stats<acc::tag::variance>> meas;
     std::vector<double> errors;
@@ -38,7 +41,8 @@ ErrorStats error_stats(const std::vector<double>& simulated, const std::vector<d
     s.mape_percent = acc::mean(abs_err);
     s.max_percent = acc::max(abs_err);
     std::sort(errors.begin(), errors.end());
-    const std::size_t rank = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(errors.size())));
+    const std::size_t rank =
+        static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(errors.size())));
     s.p90_percent = errors[std::max<std::size_t>(rank, 1) - 1];
     const double denom = std::sqrt(acc::variance(sim) * acc::variance(meas));
     s.pearson_r = (s.count > 1 && denom > 0) ? acc::covariance(sim) / denom : 0.0;

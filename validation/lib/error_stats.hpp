@@ -15,7 +15,7 @@ struct ErrorStats {
     double mape_percent = 0.0;
     double p90_percent = 0.0;  // nearest-rank 90th percentile of |error|
     double max_percent = 0.0;
-    double pearson_r = 0.0;    // of the values; 0 with fewer than two points or no spread
+    double pearson_r = 0.0;  // of the values; 0 with fewer than two points or no spread
 };
 
 // Signed percentage error of one figure.

@@ -11,13 +11,20 @@ namespace agx::validation {
 
 const char* figure_kind_name(FigureKind k) {
     switch (k) {
-        case FigureKind::Throughput: return "throughput";
-        case FigureKind::Latency: return "latency";
-        case FigureKind::IlpOccupancy: return "ilp_occupancy";
-        case FigureKind::Control: return "control";
-        case FigureKind::MemoryLatency: return "memory_latency";
-        case FigureKind::Bandwidth: return "bandwidth";
-        case FigureKind::CodeSize: return "code_size";
+        case FigureKind::Throughput:
+            return "throughput";
+        case FigureKind::Latency:
+            return "latency";
+        case FigureKind::IlpOccupancy:
+            return "ilp_occupancy";
+        case FigureKind::Control:
+            return "control";
+        case FigureKind::MemoryLatency:
+            return "memory_latency";
+        case FigureKind::Bandwidth:
+            return "bandwidth";
+        case FigureKind::CodeSize:
+            return "code_size";
     }
     return "?";
 }
@@ -28,14 +35,16 @@ constexpr const char* kFormat = "agxsim-measurements";
 constexpr int kVersion = 1;
 
 FigureKind kind_from(const std::string& s, const std::string& where) {
-    for (FigureKind k : {FigureKind::Throughput, FigureKind::Latency, FigureKind::IlpOccupancy, FigureKind::Control,
-                         FigureKind::MemoryLatency, FigureKind::Bandwidth, FigureKind::CodeSize})
+    for (FigureKind k : {FigureKind::Throughput, FigureKind::Latency, FigureKind::IlpOccupancy,
+                         FigureKind::Control, FigureKind::MemoryLatency, FigureKind::Bandwidth,
+                         FigureKind::CodeSize})
         if (s == figure_kind_name(k)) return k;
     throw InputError(where, "unknown kind '" + s + "'");
 }
 
 std::string str(const nlohmann::json& j, const char* key, const std::string& where) {
-    if (!j.contains(key) || !j.at(key).is_string()) throw InputError(where + "." + key, "missing or not a string");
+    if (!j.contains(key) || !j.at(key).is_string())
+        throw InputError(where + "." + key, "missing or not a string");
     return j.at(key).get<std::string>();
 }
 
@@ -46,22 +55,32 @@ void check_kind_and_unit(const Measurement& m, const std::string& where) {
     if (m.benchmark.memory) {
         switch (m.benchmark.memory->kind) {
             case MemoryKind::PointerChase:
-            case MemoryKind::ThreadgroupChase: expected = FigureKind::MemoryLatency; break;
+            case MemoryKind::ThreadgroupChase:
+                expected = FigureKind::MemoryLatency;
+                break;
             case MemoryKind::Stream:
-            case MemoryKind::ThreadgroupStream: expected = FigureKind::Bandwidth; break;
-            case MemoryKind::CodeSize: expected = FigureKind::CodeSize; break;
+            case MemoryKind::ThreadgroupStream:
+                expected = FigureKind::Bandwidth;
+                break;
+            case MemoryKind::CodeSize:
+                expected = FigureKind::CodeSize;
+                break;
         }
         if (m.kind != expected)
-            throw InputError(where + ".kind", std::string("a ") + memory_kind_name(m.benchmark.memory->kind) +
-                                                  " benchmark gives a '" + figure_kind_name(expected) + "' figure");
+            throw InputError(where + ".kind",
+                             std::string("a ") + memory_kind_name(m.benchmark.memory->kind) +
+                                 " benchmark gives a '" + figure_kind_name(expected) + "' figure");
         const std::string unit = memory_figure_unit(m.benchmark.memory->kind);
-        if (m.unit != unit) throw InputError(where + ".unit", "a " + std::string(figure_kind_name(expected)) +
-                                                                  " figure is in \"" + unit + "\"");
+        if (m.unit != unit)
+            throw InputError(where + ".unit", "a " + std::string(figure_kind_name(expected)) +
+                                                  " figure is in \"" + unit + "\"");
         return;
     }
-    if (m.kind == FigureKind::MemoryLatency || m.kind == FigureKind::Bandwidth || m.kind == FigureKind::CodeSize)
-        throw InputError(where + ".kind", std::string("a '") + figure_kind_name(m.kind) +
-                                              "' figure needs a memory benchmark (benchmark.memory)");
+    if (m.kind == FigureKind::MemoryLatency || m.kind == FigureKind::Bandwidth ||
+        m.kind == FigureKind::CodeSize)
+        throw InputError(where + ".kind",
+                         std::string("a '") + figure_kind_name(m.kind) +
+                             "' figure needs a memory benchmark (benchmark.memory)");
     if (m.unit != "cycles") throw InputError(where + ".unit", "only \"cycles\" is supported");
 }
 
@@ -89,7 +108,9 @@ nlohmann::json to_json(const MeasurementFile& f) {
     return j;
 }
 
-void write_measurements(const MeasurementFile& f, std::ostream& out) { out << std::setw(1) << to_json(f) << "\n"; }
+void write_measurements(const MeasurementFile& f, std::ostream& out) {
+    out << std::setw(1) << to_json(f) << "\n";
+}
 
 MeasurementFile read_measurements(const std::string& path) {
     std::ifstream in(path);
@@ -103,9 +124,12 @@ MeasurementFile read_measurements(const std::string& path) {
         throw InputError(path, std::string("malformed JSON: ") + e.what());
     }
     if (!j.is_object() || j.value("format", "") != kFormat)
-        throw InputError(path, std::string("not an agxsim measurement file (expected \"format\": \"") + kFormat + "\")");
+        throw InputError(
+            path, std::string("not an agxsim measurement file (expected \"format\": \"") + kFormat +
+                      "\")");
     if (j.value("version", 0) != kVersion)
-        throw InputError(path, "measurement format version " + j.value("version", nlohmann::json(0)).dump() +
+        throw InputError(path, "measurement format version " +
+                                   j.value("version", nlohmann::json(0)).dump() +
                                    " is not supported (this agxsim reads version 1)");
     MeasurementFile f;
     f.description = j.value("description", "");
@@ -113,35 +137,41 @@ MeasurementFile read_measurements(const std::string& path) {
         if (!j.at("probe").is_object()) throw InputError(path + ": probe", "expected an object");
         f.probe = j.at("probe");
     }
-    if (!j.contains("records") || !j.at("records").is_array()) throw InputError(path, "records: missing or not an array");
+    if (!j.contains("records") || !j.at("records").is_array())
+        throw InputError(path, "records: missing or not an array");
     std::set<std::string> ids;
     std::size_t i = 0;
     for (const auto& r : j.at("records")) {
         const std::string where = path + ": records[" + std::to_string(i++) + "]";
         Measurement m;
         m.id = str(r, "id", where);
-        if (!ids.insert(m.id).second) throw InputError(where + ".id", "duplicate id '" + m.id + "'");
+        if (!ids.insert(m.id).second)
+            throw InputError(where + ".id", "duplicate id '" + m.id + "'");
         m.chip = str(r, "chip", where);
-        if (!r.contains("clock_ghz") || !r.at("clock_ghz").is_number() || r.at("clock_ghz").get<double>() <= 0)
+        if (!r.contains("clock_ghz") || !r.at("clock_ghz").is_number() ||
+            r.at("clock_ghz").get<double>() <= 0)
             throw InputError(where + ".clock_ghz", "missing or not a positive number");
         m.clock_ghz = r.at("clock_ghz").get<double>();
         m.kind = kind_from(str(r, "kind", where), where + ".kind");
         if (!r.contains("benchmark")) throw InputError(where + ".benchmark", "missing");
         m.benchmark = benchmark_from_json(r.at("benchmark"), where + ".benchmark");
-        if (!r.contains("value")) throw InputError(where + ".value", "missing (null when not measured)");
+        if (!r.contains("value"))
+            throw InputError(where + ".value", "missing (null when not measured)");
         if (r.at("value").is_number())
             m.value = r.at("value").get<double>();
         else if (!r.at("value").is_null())
             throw InputError(where + ".value", "expected a number or null");
         m.qualifier = r.value("qualifier", "");
-        if (!(m.qualifier.empty() || m.qualifier == "~" || m.qualifier == "<" || m.qualifier == "≤"))
+        if (!(m.qualifier.empty() || m.qualifier == "~" || m.qualifier == "<" ||
+              m.qualifier == "≤"))
             throw InputError(where + ".qualifier", "expected \"\", \"~\", \"<\" or \"≤\"");
         m.raw = r.value("raw", "");
         m.unit = str(r, "unit", where);
         check_kind_and_unit(m, where);
         m.provenance = str(r, "provenance", where);
         if (r.contains("probe")) {
-            if (!r.at("probe").is_object()) throw InputError(where + ".probe", "expected an object");
+            if (!r.at("probe").is_object())
+                throw InputError(where + ".probe", "expected an object");
             m.probe = r.at("probe");
         }
         f.records.push_back(std::move(m));

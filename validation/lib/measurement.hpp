@@ -16,18 +16,26 @@ namespace agx::validation {
 
 // The memory kinds go with memory benchmarks (memory_benchmark.hpp):
 // memory_latency in cycles, bandwidth in GB/s, code_size in percent of peak.
-enum class FigureKind : std::uint8_t { Throughput, Latency, IlpOccupancy, Control, MemoryLatency, Bandwidth, CodeSize };
+enum class FigureKind : std::uint8_t {
+    Throughput,
+    Latency,
+    IlpOccupancy,
+    Control,
+    MemoryLatency,
+    Bandwidth,
+    CodeSize
+};
 const char* figure_kind_name(FigureKind k);
 
 struct Measurement {
-    std::string id;                 // unique in its file: "float_instructions/FADD32/throughput/m1-max"
-    std::string chip;               // config name of the chip measured: "m1-max", "a14"
-    double clock_ghz = 0.0;         // the clock the cycles were computed with
+    std::string id;          // unique in its file: "float_instructions/FADD32/throughput/m1-max"
+    std::string chip;        // config name of the chip measured: "m1-max", "a14"
+    double clock_ghz = 0.0;  // the clock the cycles were computed with
     FigureKind kind = FigureKind::Throughput;
     BenchmarkDefinition benchmark;
-    std::optional<double> value;    // absent: not measured
-    std::string qualifier;          // "" exact, "~" approximate, "<" or "≤" an upper bound
-    std::string raw;                // the value as the source wrote it
+    std::optional<double> value;  // absent: not measured
+    std::string qualifier;        // "" exact, "~" approximate, "<" or "≤" an upper bound
+    std::string raw;              // the value as the source wrote it
     std::string unit = "cycles";  // "cycles"; memory figures: their kind's unit
     std::string provenance;
     // What the Metal probe recorded about this figure (device, clock, trials,

@@ -24,12 +24,13 @@ KindParameters kind(const nlohmann::json& j, const char* key, const std::string&
         p.ilp = k.value("ilp", 1u);
         p.simds_per_core = k.value("simds_per_core", 4u);
         p.repetitions = k.at("repetitions").get<std::uint32_t>();
-        p.method = k.at("method").get<std::string>() == "steady" ? BenchmarkDefinition::Method::Steady
-                                                                 : BenchmarkDefinition::Method::Total;
+        p.method = k.at("method").get<std::string>() == "steady"
+                       ? BenchmarkDefinition::Method::Steady
+                       : BenchmarkDefinition::Method::Total;
         const std::string shape = k.value("operand_shape", "x*y+z");
         p.operand_shape = shape == "vec4_groups" ? OperandShape::Vec4Groups
-                          : shape == "x*x+1"      ? OperandShape::SelfReuse
-                                                  : OperandShape::Distinct;
+                          : shape == "x*x+1"     ? OperandShape::SelfReuse
+                                                 : OperandShape::Distinct;
     } catch (const nlohmann::json::exception& e) {
         throw InputError(where + ": " + key, e.what());
     }

@@ -21,7 +21,9 @@ struct KindParameters {
 struct Method {
     KindParameters throughput, latency, ilp_occupancy;
     double overhead_16 = 0, overhead_32 = 0;
-    double overhead(std::uint32_t register_bits) const { return register_bits == 16 ? overhead_16 : overhead_32; }
+    double overhead(std::uint32_t register_bits) const {
+        return register_bits == 16 ? overhead_16 : overhead_32;
+    }
 };
 
 // The project's method file; `path` empty means validation/suite/method.json

@@ -13,7 +13,8 @@ namespace {
 
 constexpr double kM1MaxGhz = 1.296;  // apple-gpu-core.md chips table
 constexpr double kA14Ghz = 1.278;
-constexpr const char* kSource = "metal-benchmarks (Philip Turner), measured with Metal compute kernels";
+constexpr const char* kSource =
+    "metal-benchmarks (Philip Turner), measured with Metal compute kernels";
 
 std::vector<std::string> split(const std::string& line, char sep) {
     std::vector<std::string> out;
@@ -78,8 +79,8 @@ std::uint32_t repetitions_of(std::string cell) {
     }
 }
 
-BenchmarkDefinition definition(const std::string& name, const std::vector<BodyItem>& body, std::uint32_t bits,
-                               const KindParameters& p, double overhead) {
+BenchmarkDefinition definition(const std::string& name, const std::vector<BodyItem>& body,
+                               std::uint32_t bits, const KindParameters& p, double overhead) {
     BenchmarkDefinition b;
     b.name = name;
     b.body = body;
@@ -98,10 +99,11 @@ struct Importer {
     MeasurementFile file;
     const Method& m = method();
 
-    void add(Measurement rec, const std::string& cell, const std::string& where, const std::string& column) {
+    void add(Measurement rec, const std::string& cell, const std::string& where,
+             const std::string& column) {
         parse_value(trim(cell), rec, where);
-        rec.provenance = std::string(kSource) + "; " + table + ".csv, row '" + rec.benchmark.body_label() +
-                         "', column " + column;
+        rec.provenance = std::string(kSource) + "; " + table + ".csv, row '" +
+                         rec.benchmark.body_label() + "', column " + column;
         // Validate the definition now, so an unknown operation names its line.
         benchmark_from_json(to_json(rec.benchmark), where);
         file.records.push_back(std::move(rec));
@@ -134,7 +136,8 @@ MeasurementFile import_reference_csv(const std::string& path) {
     Importer im;
     im.path = path;
     im.table = basename_no_ext(path);
-    im.file.description = "Imported from " + im.table + ".csv: " + kSource + " (M1 Max at 1.296 GHz; A14 at 1.278 GHz)";
+    im.file.description = "Imported from " + im.table + ".csv: " + kSource +
+                          " (M1 Max at 1.296 GHz; A14 at 1.278 GHz)";
     const Method& m = im.m;
 
     std::string line;
@@ -148,12 +151,14 @@ MeasurementFile import_reference_csv(const std::string& path) {
         auto col = [&](std::size_t i) { return i < c.size() ? trim(c[i]) : std::string(); };
         const std::string base = im.table + "/" + col(0);
 
-        if (header == "instruction,throughput_cycles_m1max,throughput_cycles_a14,latency_raw_min,latency_raw_max,latency_adjusted") {
+        if (header ==
+            "instruction,throughput_cycles_m1max,throughput_cycles_a14,latency_raw_min,latency_raw_"
+            "max,latency_adjusted") {
             const std::string op = col(0);
             const auto bits = width_of(op);
             const std::vector<BodyItem> body = {{op, 1}};
-            im.add(im.record(base + "/throughput/m1-max", "m1-max", kM1MaxGhz, FigureKind::Throughput,
-                             definition(op, body, bits, m.throughput, 0)),
+            im.add(im.record(base + "/throughput/m1-max", "m1-max", kM1MaxGhz,
+                             FigureKind::Throughput, definition(op, body, bits, m.throughput, 0)),
                    col(1), where, "throughput_cycles_m1max");
             if (!col(2).empty())
                 im.add(im.record(base + "/throughput/a14", "a14", kA14Ghz, FigureKind::Throughput,
@@ -162,13 +167,15 @@ MeasurementFile import_reference_csv(const std::string& path) {
             im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency,
                              definition(op, body, bits, m.latency, m.overhead(bits))),
                    col(4), where, "latency_raw_max");
-        } else if (header == "sequence,throughput_cycles,latency_raw_min,latency_raw_max,optimal_repetitions" ||
+        } else if (header ==
+                       "sequence,throughput_cycles,latency_raw_min,latency_raw_max,optimal_"
+                       "repetitions" ||
                    header == "sequence,throughput_cycles") {
             const std::string op = col(0);
             const auto bits = width_of(op);
             const std::vector<BodyItem> body = {{op, 1}};
-            im.add(im.record(base + "/throughput/m1-max", "m1-max", kM1MaxGhz, FigureKind::Throughput,
-                             definition(op, body, bits, m.throughput, 0)),
+            im.add(im.record(base + "/throughput/m1-max", "m1-max", kM1MaxGhz,
+                             FigureKind::Throughput, definition(op, body, bits, m.throughput, 0)),
                    col(1), where, "throughput_cycles");
             if (c.size() >= 5) {
                 // The figure is normalised to the method's repetitions (the
@@ -176,7 +183,8 @@ MeasurementFile import_reference_csv(const std::string& path) {
                 // is the unroll, which sets the code size.
                 auto def = definition(op, body, bits, m.latency, m.overhead(bits));
                 def.unroll = repetitions_of(col(4));
-                im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency, def),
+                im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency,
+                                 def),
                        def.unroll ? col(3) : std::string(), where, "latency_raw_max");
             }
         } else if (header == "instructions,ilp,simds_per_core,cycles_32bit,cycles_16bit") {
@@ -186,11 +194,12 @@ MeasurementFile import_reference_csv(const std::string& path) {
             // "FMUL/FADD/IADD": the figure holds for each of them.
             for (const auto& op : split(col(0), '/')) {
                 for (std::uint32_t bits : {32u, 16u}) {
-                    const std::string id = im.table + "/" + op + "/ilp" + col(1) + "/simds" + col(2) + "/" +
-                                           std::to_string(bits) + "bit";
+                    const std::string id = im.table + "/" + op + "/ilp" + col(1) + "/simds" +
+                                           col(2) + "/" + std::to_string(bits) + "bit";
                     im.add(im.record(id, "m1-max", kM1MaxGhz, FigureKind::IlpOccupancy,
                                      definition(op, {{op, 1}}, bits, p, m.overhead(bits))),
-                           bits == 32 ? col(3) : col(4), where, bits == 32 ? "cycles_32bit" : "cycles_16bit");
+                           bits == 32 ? col(3) : col(4), where,
+                           bits == 32 ? "cycles_32bit" : "cycles_16bit");
                 }
             }
         } else if (header == "register_bits,cycles_min_low,cycles_min_high,virtual_repetitions") {

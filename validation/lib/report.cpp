@@ -28,10 +28,10 @@ std::string csv_quote(const std::string& s) {
 }
 
 void line(std::ostream& out, const char* label, const ErrorStats& s) {
-    out << "  " << std::left << std::setw(14) << label << std::right << " count " << std::setw(4) << s.count
-        << "  MAPE " << std::setw(6) << fixed(s.mape_percent, 2) << "%  P90 " << std::setw(6)
-        << fixed(s.p90_percent, 2) << "%  max " << std::setw(7) << fixed(s.max_percent, 2) << "%  Pearson r "
-        << fixed(s.pearson_r, 4) << "\n";
+    out << "  " << std::left << std::setw(14) << label << std::right << " count " << std::setw(4)
+        << s.count << "  MAPE " << std::setw(6) << fixed(s.mape_percent, 2) << "%  P90 "
+        << std::setw(6) << fixed(s.p90_percent, 2) << "%  max " << std::setw(7)
+        << fixed(s.max_percent, 2) << "%  Pearson r " << fixed(s.pearson_r, 4) << "\n";
 }
 
 }  // namespace
@@ -58,7 +58,8 @@ void summarise(ValidationReport& report) {
         } else {
             row.included = true;
         }
-        if (m.value && row.simulated.error.empty()) row.error_percent = percent_error(row.simulated.value, *m.value);
+        if (m.value && row.simulated.error.empty())
+            row.error_percent = percent_error(row.simulated.value, *m.value);
         if (!row.included) continue;
         sim.push_back(row.simulated.value);
         meas.push_back(*m.value);
@@ -72,14 +73,17 @@ void summarise(ValidationReport& report) {
 }
 
 void print_table(std::ostream& out, const ValidationReport& report) {
-    out << std::left << std::setw(64) << "benchmark" << std::right << std::setw(10) << "measured" << std::setw(11)
-        << "simulated" << std::setw(9) << "error %" << "\n";
+    out << std::left << std::setw(64) << "benchmark" << std::right << std::setw(10) << "measured"
+        << std::setw(11) << "simulated" << std::setw(9) << "error %"
+        << "\n";
     for (const ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
         out << std::left << std::setw(64) << m.id << std::right << std::setw(10)
             << (m.raw.empty() ? std::string("-") : m.raw) << std::setw(11)
-            << (row.simulated.error.empty() ? fixed(row.simulated.value, 2) : std::string("failed")) << std::setw(9)
-            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 1) : std::string("-"));
+            << (row.simulated.error.empty() ? fixed(row.simulated.value, 2) : std::string("failed"))
+            << std::setw(9)
+            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 1)
+                                                       : std::string("-"));
         if (!row.included) out << "  (" << row.note << ")";
         out << "\n";
     }
@@ -87,9 +91,9 @@ void print_table(std::ostream& out, const ValidationReport& report) {
 
 void print_summary(std::ostream& out, const ValidationReport& report) {
     out << "agxsim validate: config " << report.config << ", " << report.rows.size() << " figures, "
-        << report.overall.count << " in the statistics (" << report.not_exact << " bounds or approximations, "
-        << report.not_measured << " not measured, " << report.calibration << " calibration inputs, "
-        << report.failed << " failed)\n";
+        << report.overall.count << " in the statistics (" << report.not_exact
+        << " bounds or approximations, " << report.not_measured << " not measured, "
+        << report.calibration << " calibration inputs, " << report.failed << " failed)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
 }
@@ -114,18 +118,21 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     for (const ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
         csv << csv_quote(m.id) << "," << figure_kind_name(m.kind) << "," << m.chip << ","
-            << csv_quote(m.benchmark.body_label()) << "," << (m.value ? fixed(*m.value, 4) : "") << ","
-            << csv_quote(m.qualifier) << "," << (row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "")
-            << "," << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 3) : "") << ","
+            << csv_quote(m.benchmark.body_label()) << "," << (m.value ? fixed(*m.value, 4) : "")
+            << "," << csv_quote(m.qualifier) << ","
+            << (row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "") << ","
+            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 3) : "") << ","
             << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
     }
 
     std::vector<PlotPoint> points;
     for (const ValidationRow& row : report.rows)
         if (row.included)
-            points.push_back({*row.measured.value, row.simulated.value, figure_kind_name(row.measured.kind)});
+            points.push_back(
+                {*row.measured.value, row.simulated.value, figure_kind_name(row.measured.kind)});
     std::ofstream svg(dir + "/correlation.svg");
-    write_correlation_svg(svg, points, "agxsim " + report.config + ": simulated vs measured (cycles)");
+    write_correlation_svg(svg, points,
+                          "agxsim " + report.config + ": simulated vs measured (cycles)");
     if (!svg) throw InputError(dir, "cannot write the report");
     // Memory rows: latency (the staircase), bandwidth and code size against footprint.
     write_memory_plots(dir, report);

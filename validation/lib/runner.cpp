@@ -29,7 +29,8 @@ struct Outcome {
 };
 
 // The child: simulate, write "cycles instructions" or "! message", exit.
-[[noreturn]] void run_child(const MachineConfig& cfg, const BenchmarkDefinition& def, std::uint32_t reps, int fd) {
+[[noreturn]] void run_child(const MachineConfig& cfg, const BenchmarkDefinition& def,
+                            std::uint32_t reps, int fd) {
     std::string out;
     try {
         if (def.memory) {
@@ -61,7 +62,8 @@ Outcome parse(const std::string& text) {
     Outcome o;
     if (text.rfind("! ", 0) == 0) {
         o.error = text.substr(2);
-    } else if (std::sscanf(text.c_str(), "%llu %llu %u", reinterpret_cast<unsigned long long*>(&o.cycles),
+    } else if (std::sscanf(text.c_str(), "%llu %llu %u",
+                           reinterpret_cast<unsigned long long*>(&o.cycles),
                            reinterpret_cast<unsigned long long*>(&o.instructions), &o.simds) != 3) {
         o.error = "simulation process ended without a result";
     }
@@ -77,11 +79,13 @@ double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, C
 }
 
 std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
-                                                 const std::vector<BenchmarkDefinition>& defs, unsigned parallel) {
+                                                 const std::vector<BenchmarkDefinition>& defs,
+                                                 unsigned parallel) {
     std::vector<Job> jobs;
     for (std::size_t i = 0; i < defs.size(); ++i) {
         jobs.push_back({i, defs[i].repetitions});
-        if (defs[i].method == BenchmarkDefinition::Method::Steady) jobs.push_back({i, 2 * defs[i].repetitions});
+        if (defs[i].method == BenchmarkDefinition::Method::Steady)
+            jobs.push_back({i, 2 * defs[i].repetitions});
     }
     std::vector<Outcome> outcomes(jobs.size());
 
@@ -95,7 +99,8 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
     while (next < jobs.size() || !running.empty()) {
         while (next < jobs.size() && running.size() < parallel) {
             int fds[2];
-            if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+            if (::pipe(fds) != 0)
+                throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
             std::fflush(nullptr);
             const pid_t pid = ::fork();
             if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
@@ -114,7 +119,8 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
         std::string text;
         char buf[512];
         ssize_t n;
-        while ((n = ::read(it->second.fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+        while ((n = ::read(it->second.fd, buf, sizeof buf)) > 0)
+            text.append(buf, static_cast<std::size_t>(n));
         ::close(it->second.fd);
         outcomes[it->second.job] = parse(text);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -134,7 +140,8 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
         }
         const auto figure = [&](Cycle cycles) {
             return def.memory ? memory_figure(def, cfg, cycles, def.repetitions, o.simds)
-                              : figure_from_cycles(def, cfg.core.schedulers, cycles, def.repetitions, o.simds);
+                              : figure_from_cycles(def, cfg.core.schedulers, cycles,
+                                                   def.repetitions, o.simds);
         };
         if (def.method == BenchmarkDefinition::Method::Total) {
             f.cycles = o.cycles;

@@ -15,14 +15,15 @@
 namespace agx::validation {
 
 struct SimulatedFigure {
-    double value = 0.0;            // cycles per body per scheduler, as measured on hardware
+    double value = 0.0;  // cycles per body per scheduler, as measured on hardware
     std::uint64_t simd_instructions = 0;
     Cycle cycles = 0;
-    std::string error;             // non-empty: the simulation failed
+    std::string error;  // non-empty: the simulation failed
 };
 
 std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
-                                                 const std::vector<BenchmarkDefinition>& defs, unsigned parallel);
+                                                 const std::vector<BenchmarkDefinition>& defs,
+                                                 unsigned parallel);
 
 // The figure of one run, from its cycles and the simds it ran at: cycles per
 // body per scheduler (exposed for tests).

@@ -9,7 +9,7 @@ namespace agx::validation {
 
 // Hands out register halves, aligned to the value's width.
 class RegisterAllocator {
-public:
+  public:
     std::uint16_t take(std::uint8_t halves) {
         const std::uint16_t align = halves >= 4 ? 4 : halves;
         next_ = static_cast<std::uint16_t>((next_ + align - 1) / align * align);
@@ -19,7 +19,7 @@ public:
     }
     std::uint16_t used() const { return next_; }
 
-private:
+  private:
     std::uint16_t next_ = 0;
 };
 
@@ -51,8 +51,9 @@ struct Step {
 };
 
 class RepeatStream : public InstructionStream {
-public:
-    RepeatStream(const std::vector<Instruction>& rep, std::uint32_t reps, std::uint32_t unroll, std::uint32_t rep_bytes)
+  public:
+    RepeatStream(const std::vector<Instruction>& rep, std::uint32_t reps, std::uint32_t unroll,
+                 std::uint32_t rep_bytes)
         : rep_(rep), left_(rep.empty() ? 0 : reps), unroll_(unroll), rep_bytes_(rep_bytes) {
         if (left_) load();
     }
@@ -67,7 +68,7 @@ public:
         if (left_) load();
     }
 
-private:
+  private:
     // The kernel is unrolled: each repetition of a loop iteration has code of
     // its own, so the instruction cache sees the kernel's real size.
     void load() {
@@ -119,7 +120,8 @@ std::vector<std::pair<int, int>> vec4_group(std::uint32_t ilp) {
 
 }  // namespace
 
-SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions)
+SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core,
+                             std::uint32_t repetitions)
     : name_(def.name),
       repetitions_(repetitions),
       unroll_(def.unroll ? std::min(def.unroll, repetitions) : repetitions) {
@@ -134,11 +136,14 @@ SuiteWorkload::SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& c
 
 void SuiteWorkload::build_vec4_groups(const BenchmarkDefinition& def, RegisterAllocator& alloc) {
     const auto& cat = isa::Catalogue::instance();
-    if (def.body.size() != 1) throw InputError(def.name, "the vec4_groups shape takes a body of one operation");
+    if (def.body.size() != 1)
+        throw InputError(def.name, "the vec4_groups shape takes a body of one operation");
     const auto expansion = expand_operation(def.body[0].op, def.register_bits, def.name);
-    if (expansion.size() != 1) throw InputError(def.name, "the vec4_groups shape takes a single-instruction operation");
+    if (expansion.size() != 1)
+        throw InputError(def.name, "the vec4_groups shape takes a single-instruction operation");
     const auto op = cat.find(expansion[0].mnemonic);
-    if (!op) throw InputError(def.name, "unknown instruction " + std::string(expansion[0].mnemonic));
+    if (!op)
+        throw InputError(def.name, "unknown instruction " + std::string(expansion[0].mnemonic));
     const auto& info = cat.info(*op);
     const std::uint8_t w = static_cast<std::uint8_t>(def.register_bits / 16);
     std::vector<std::uint16_t> reg_of(24);
@@ -155,7 +160,8 @@ void SuiteWorkload::build_vec4_groups(const BenchmarkDefinition& def, RegisterAl
         // A three-source operation (FFMA) reads a third distinct register:
         // the component after `other` (ilp_occupancy.csv notes).
         std::size_t sources = 0;
-        for (const auto& spec : info.operands) sources += spec.role == isa::OperandRole::Src && !spec.optional;
+        for (const auto& spec : info.operands)
+            sources += spec.role == isa::OperandRole::Src && !spec.optional;
         if (sources >= 3) in.src[in.num_src++] = reg(reg_of[(other / 4) * 4 + (other + 1) % 4], w);
         rep_.push_back(in);
     }
@@ -177,9 +183,14 @@ void SuiteWorkload::build_chains(const BenchmarkDefinition& def, RegisterAllocat
         for (std::uint32_t n = 0; n < item.count; ++n)
             for (const auto& e : expansion) {
                 const auto op = cat.find(e.mnemonic);
-                if (!op) throw InputError(def.name, "expansion names unknown instruction " + std::string(e.mnemonic));
-                if (cat.info(*op).memory != isa::MemorySpace::None || cat.info(*op).unit == isa::Unit::Control)
-                    throw InputError(def.name, "memory and control instructions are not supported in ALU benchmarks");
+                if (!op)
+                    throw InputError(
+                        def.name, "expansion names unknown instruction " + std::string(e.mnemonic));
+                if (cat.info(*op).memory != isa::MemorySpace::None ||
+                    cat.info(*op).unit == isa::Unit::Control)
+                    throw InputError(
+                        def.name,
+                        "memory and control instructions are not supported in ALU benchmarks");
                 if (!e.depends_on_previous || steps.empty()) ++subchains;
                 steps.push_back({*op, subchains - 1});
             }
@@ -187,7 +198,8 @@ void SuiteWorkload::build_chains(const BenchmarkDefinition& def, RegisterAllocat
 
     // Each sub-chain's live value is as wide as the widest operand it meets.
     std::vector<std::uint8_t> live_width(subchains, 1);
-    std::map<std::pair<std::size_t, std::uint8_t>, int> other_sources;  // (position, width) -> needed
+    std::map<std::pair<std::size_t, std::uint8_t>, int>
+        other_sources;  // (position, width) -> needed
     for (const Step& s : steps) {
         const auto& info = cat.info(s.opcode);
         bool first_src = true;
@@ -264,22 +276,27 @@ void SuiteWorkload::build_chains(const BenchmarkDefinition& def, RegisterAllocat
     rep_bytes_ = pc;
 }
 
-void SuiteWorkload::place(const BenchmarkDefinition& def, const CoreConfig& core, const RegisterAllocator& alloc) {
+void SuiteWorkload::place(const BenchmarkDefinition& def, const CoreConfig& core,
+                          const RegisterAllocator& alloc) {
     // The launch: simds_per_core resident simds on one core, in threadgroups
     // of at most 32 simds (1024 threads). A throughput (steady) benchmark runs
     // at whatever occupancy its registers allow, up to the definition's, as
     // the hardware does; any other must get the occupancy it names.
-    const std::uint32_t granule = std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
-    launch_.registers_halves = std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
-    const std::uint32_t fits = std::min(core.max_resident_simds, core.register_file.size_bytes /
-                                                                     (2u * launch_.registers_halves * core.simd_width));
+    const std::uint32_t granule =
+        std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
+    launch_.registers_halves =
+        std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
+    const std::uint32_t fits =
+        std::min(core.max_resident_simds,
+                 core.register_file.size_bytes / (2u * launch_.registers_halves * core.simd_width));
     simds_ = def.simds_per_core;
     if (fits < simds_) {
         // The hardware holds fewer simds than launched: the figure is the
         // rate at the occupancy the registers allow, as on the GPU.
         if (fits < std::min(core.schedulers, def.simds_per_core))
-            throw InputError(def.name, "the kernel needs " + std::to_string(launch_.registers_halves) +
-                                           " half-registers per thread: not one simd per scheduler fits");
+            throw InputError(def.name,
+                             "the kernel needs " + std::to_string(launch_.registers_halves) +
+                                 " half-registers per thread: not one simd per scheduler fits");
         simds_ = std::max(core.schedulers, fits / core.schedulers * core.schedulers);
     }
     std::uint32_t group_simds = 1;

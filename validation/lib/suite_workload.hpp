@@ -17,14 +17,16 @@ namespace agx::validation {
 class RegisterAllocator;
 
 class SuiteWorkload : public Workload {
-public:
+  public:
     // Throws InputError if the kernel cannot be laid out on `core` (more
     // registers than `simds_per_core` simds leave room for).
-    SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core, std::uint32_t repetitions);
+    SuiteWorkload(const BenchmarkDefinition& def, const CoreConfig& core,
+                  std::uint32_t repetitions);
 
     const Launch& launch() const override { return launch_; }
     std::string name() const override { return name_; }
-    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup, std::uint32_t simd_in_group) override;
+    std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup,
+                                            std::uint32_t simd_in_group) override;
 
     // One repetition: the body for every chain, in issue order.
     const std::vector<Instruction>& repetition() const { return rep_; }
@@ -35,10 +37,11 @@ public:
     std::uint32_t simds_per_core() const { return simds_; }
     std::uint32_t repetition_bytes() const { return rep_bytes_; }
 
-private:
+  private:
     void build_chains(const BenchmarkDefinition& def, RegisterAllocator& alloc);
     void build_vec4_groups(const BenchmarkDefinition& def, RegisterAllocator& alloc);
-    void place(const BenchmarkDefinition& def, const CoreConfig& core, const RegisterAllocator& alloc);
+    void place(const BenchmarkDefinition& def, const CoreConfig& core,
+               const RegisterAllocator& alloc);
 
     std::string name_;
     Launch launch_;
