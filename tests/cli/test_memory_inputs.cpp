@@ -4,6 +4,8 @@
 // a wait with nothing outstanding is fine.
 #include <catch2/catch.hpp>
 
+#include "tests/cli/cli_run.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdlib>
@@ -13,48 +15,9 @@
 #include <string>
 
 namespace fs = std::filesystem;
+using namespace agx_test;
 
 namespace {
-
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path scratch() {
-    static fs::path dir = [] {
-        fs::path d =
-            fs::temp_directory_path() / ("agxsim-memory-inputs-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-Result agxsim(const std::string& args) {
-    const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd =
-        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-fs::path write_file(const std::string& name, const std::string& text) {
-    const fs::path p = scratch() / name;
-    std::ofstream(p) << text;
-    return p;
-}
 
 const std::string kHead =
     "agxsim-trace 1\n"

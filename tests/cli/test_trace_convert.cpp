@@ -2,6 +2,8 @@
 // traces.
 #include <catch2/catch.hpp>
 
+#include "tests/cli/cli_run.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdlib>
@@ -13,45 +15,9 @@
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
+using namespace agx_test;
 
 namespace {
-
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path scratch() {
-    static fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("agxsim-convert-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-Result agxsim(const std::string& args) {
-    const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd =
-        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-std::string example(const std::string& name) {
-    return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
-}
 
 std::uint64_t cycles_of(const std::string& trace) {
     const fs::path stats = scratch() / "cycles.json";

@@ -1,0 +1,63 @@
+// What the end-to-end tests share: running the agxsim executable with its
+// output captured, a scratch directory per test process, small file helpers.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace agx_test {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+inline std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// One directory per test process (CTest runs every test case in its own).
+inline fs::path scratch() {
+    static fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("agxsim-cli-" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// Runs `agxsim ARGS` with stdout and stderr captured.
+inline Result agxsim(const std::string& args) {
+    const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
+    const std::string cmd =
+        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+inline fs::path write_file(const std::string& name, const std::string& text) {
+    const fs::path p = scratch() / name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+inline std::string example(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
+}
+
+}  // namespace agx_test
