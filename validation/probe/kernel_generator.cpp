@@ -5,12 +5,14 @@
 #include <sstream>
 #include <vector>
 
+#include "validation/lib/vec4_groups.hpp"
 #include "validation/probe/msl_ops.hpp"
 
 namespace agx::probe {
 
 using validation::BenchmarkDefinition;
 using validation::OperandShape;
+using validation::vec4_group;
 
 namespace {
 
@@ -287,37 +289,6 @@ Kernel chains_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) 
 }
 
 // --- the ilp_occupancy kernel: groups over six 4-wide vectors -------------------
-
-// (destination = own value, other source) per operation of a group, scalar k
-// of vector v being 4 * v + k: the pattern of validation/lib/suite_workload.cpp.
-std::vector<std::pair<int, int>> vec4_group(std::uint32_t ilp) {
-    std::vector<std::pair<int, int>> ops;
-    auto at = [](int v, int k) { return 4 * v + k; };
-    if (ilp >= 4) {
-        const int order[6][2] = {{0, 2}, {1, 0}, {2, 1}, {0, 2}, {1, 0}, {2, 1}};
-        for (const auto& o : order)
-            for (int k = 0; k < 4; ++k) ops.push_back({at(o[0], k), at(o[1], k)});
-        return ops;
-    }
-    for (int v = 0; v < 6; ++v) {
-        const int prev = (v + 5) % 6;
-        if (ilp == 1) {
-            ops.push_back({at(v, 0), at(prev, 3)});
-            for (int k = 1; k < 4; ++k) ops.push_back({at(v, k), at(v, k - 1)});
-        } else if (ilp == 2) {
-            ops.push_back({at(v, 0), at(prev, 2)});
-            ops.push_back({at(v, 1), at(prev, 3)});
-            ops.push_back({at(v, 2), at(v, 0)});
-            ops.push_back({at(v, 3), at(v, 1)});
-        } else {
-            ops.push_back({at(v, 0), at(prev, 1)});
-            ops.push_back({at(v, 1), at(prev, 2)});
-            ops.push_back({at(v, 2), at(prev, 3)});
-            ops.push_back({at(v, 3), at(v, 0)});
-        }
-    }
-    return ops;
-}
 
 Kernel vec4_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) {
     if (def.body.size() != 1 || def.body[0].count != 1)
