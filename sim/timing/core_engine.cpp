@@ -153,18 +153,24 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
         --live_groups_;
         ++groups_done_;
         admit_pending_ = true;
-    } else if (g.at_barrier == g.live_simds) {
-        // The simds still alive are all at the barrier: it completes.
-        for (std::uint32_t other : g.simds) {
-            SimdContext& o = simds_[other];
-            if (o.active && o.at_barrier) {
-                o.at_barrier = false;
-                o.earliest = now + 1;
-                wake_scheduler(o.scheduler);
-            }
-        }
-        g.at_barrier = 0;
+    } else {
+        release_barrier_if_complete(g, now);  // the others may all be waiting for this one
     }
+}
+
+// A barrier completes when every simd of the group still alive has reached
+// it (a simd that has finished no longer takes part).
+void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
+    if (g.at_barrier == 0 || g.at_barrier != g.live_simds) return;
+    for (std::uint32_t other : g.simds) {
+        SimdContext& o = simds_[other];
+        if (o.active && o.at_barrier) {
+            o.at_barrier = false;
+            o.earliest = now + 1;
+            wake_scheduler(o.scheduler);
+        }
+    }
+    g.at_barrier = 0;
 }
 
 // The cycle the shared resource that last held `s` frees up, for the causes
@@ -259,17 +265,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         GroupSlot& g = group_slots_[s.group_slot];
         s.at_barrier = true;
         ++g.at_barrier;
-        if (g.at_barrier == g.live_simds) {
-            for (std::uint32_t other : g.simds) {
-                SimdContext& o = simds_[other];
-                if (o.active && o.at_barrier) {
-                    o.at_barrier = false;
-                    o.earliest = now + 1;
-                    wake_scheduler(o.scheduler);
-                }
-            }
-            g.at_barrier = 0;
-        }
+        release_barrier_if_complete(g, now);
     }
 }
 

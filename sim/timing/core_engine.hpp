@@ -87,6 +87,7 @@ class CoreEngine {
     Cycle shared_resource_free_at(const SimdContext& s) const;
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
+    void release_barrier_if_complete(GroupSlot& g, Cycle now);
     PipeState* pipe_for(isa::Unit u) const;
     [[noreturn]] void report_deadlock(Cycle now, const std::string& reason) const;
     // When simds waiting for the load/store unit may next get it (a lower

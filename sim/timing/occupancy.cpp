@@ -6,6 +6,16 @@
 
 namespace agx {
 
+std::uint32_t allocated_halves(const CoreConfig& core, std::uint32_t halves) {
+    const std::uint32_t granule =
+        std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
+    return std::max<std::uint32_t>(granule, (halves + granule - 1) / granule * granule);
+}
+
+std::uint32_t simds_by_registers(const CoreConfig& core, std::uint32_t allocated) {
+    return core.register_file.size_bytes / (2u * allocated * core.simd_width);
+}
+
 Residency compute_residency(const CoreConfig& core, const Launch& launch,
                             const std::string& where) {
     Residency r;
@@ -27,10 +37,7 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch,
     // maxTotalThreadsPerThreadgroup); the core holds as many simds as its
     // register file has room for at that allocation (208 KB / (2 B x halves
     // x 32 lanes)), up to the resident-simd limit.
-    const std::uint32_t granule =
-        std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
-    const std::uint32_t halves = std::max<std::uint32_t>(
-        granule, (launch.registers_halves + granule - 1) / granule * granule);
+    const std::uint32_t halves = allocated_halves(core, launch.registers_halves);
     r.thread_limit = 0;
     for (const auto& step : core.register_file.occupancy) {
         if (halves <= step.halves) {
@@ -44,9 +51,7 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch,
                                     " threads at " + std::to_string(launch.registers_halves) +
                                     " half-registers exceeds the occupancy rule's " +
                                     std::to_string(r.thread_limit) + " threads per threadgroup");
-    const std::uint32_t simds_by_regs =
-        core.register_file.size_bytes / (2u * halves * core.simd_width);
-    const std::uint32_t by_regs = simds_by_regs / r.simds_per_threadgroup;
+    const std::uint32_t by_regs = simds_by_registers(core, halves) / r.simds_per_threadgroup;
     std::uint32_t by_simds = core.max_resident_simds / r.simds_per_threadgroup;
     std::uint32_t by_tgmem = launch.threadgroup_memory_bytes == 0
                                  ? by_simds

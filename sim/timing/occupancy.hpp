@@ -21,6 +21,13 @@ struct Residency {
     std::string limited_by;          // "registers", "threadgroup_memory", "simds", "launch"
 };
 
+// Half-registers per thread the core allocates for `halves` used: rounded up
+// to the allocation granule, at least one granule.
+std::uint32_t allocated_halves(const CoreConfig& core, std::uint32_t halves);
+// Simds the register file holds at an allocation of `allocated` halves per
+// thread (208 KB / (2 B x halves x 32 lanes)), before the resident-simd limit.
+std::uint32_t simds_by_registers(const CoreConfig& core, std::uint32_t allocated);
+
 // Throws InputError (where = `where`) if not even one threadgroup fits.
 Residency compute_residency(const CoreConfig& core, const Launch& launch, const std::string& where);
 

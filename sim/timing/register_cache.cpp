@@ -45,43 +45,45 @@ std::uint64_t RegisterCache::ports_free_at() const {
     return queued_until > 0 ? queued_until - 1 : 0;
 }
 
+namespace {
+// Calls f(reg) for each 32-bit register a register operand spans (a 64-bit or
+// vector operand spans several).
+template <class F>
+void for_each_register(const Operand& op, F&& f) {
+    if (op.kind != OperandKind::Reg) return;
+    const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
+    for (std::uint16_t reg = op.first_half / 2; reg <= last; ++reg) f(reg);
+}
+}  // namespace
+
 std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instruction& inst,
                                             std::uint64_t now) {
     std::uint32_t missed_halves = 0;
     for (unsigned i = 0; i < inst.num_src; ++i) {
         const Operand& op = inst.src[i];
-        if (op.kind != OperandKind::Reg) continue;
-        // A 64-bit or vector operand spans several 32-bit registers.
-        const std::uint16_t first = op.first_half / 2;
-        const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
-        for (std::uint16_t reg = first; reg <= last; ++reg) {
+        for_each_register(op, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
             const int e = find(k);
             if (e >= 0) {
                 ++hits_;
                 if (victims_.stamp_on_hit()) stamps_[e] = ++tick_;
                 if (op.hint == CacheHint::Discard) keys_[e] = kEmpty;
-                continue;
+                return;
             }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
             if (op.hint != CacheHint::Discard) insert(k);
-        }
+        });
     }
-    for (unsigned i = 0; i < inst.num_dst; ++i) {
-        const Operand& op = inst.dst[i];
-        if (op.kind != OperandKind::Reg) continue;
-        const std::uint16_t first = op.first_half / 2;
-        const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
-        for (std::uint16_t reg = first; reg <= last; ++reg) {
+    for (unsigned i = 0; i < inst.num_dst; ++i)
+        for_each_register(inst.dst[i], [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
             const int e = find(k);
             if (e >= 0)
                 stamps_[e] = ++tick_;  // a new value: stamped as a fill
             else
                 insert(k);
-        }
-    }
+        });
     file_read_halves_ += missed_halves;
     if (missed_halves == 0) return 0;
     const std::uint64_t start =

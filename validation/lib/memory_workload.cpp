@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/common/errors.hpp"
+#include "sim/timing/occupancy.hpp"
 #include "sim/trace/program_workload.hpp"
 
 namespace agx::validation {
@@ -237,11 +238,7 @@ MemoryWorkload::MemoryWorkload(const BenchmarkDefinition& def, const MachineConf
       cores_(memory_cores(*def.memory, cfg)),
       simds_(1) {
     const MemoryBenchmark& m = mem_;
-    const std::uint32_t granule =
-        std::max<std::uint32_t>(1, cfg.core.register_file.allocation_granule_halves);
-    auto round = [granule](std::uint32_t halves) {
-        return (halves + granule - 1) / granule * granule;
-    };
+    auto round = [&cfg](std::uint32_t halves) { return allocated_halves(cfg.core, halves); };
     const unsigned halves_per_access = std::max(1u, m.access_bits / 16);
     launch_.threadgroups = 1;
     switch (m.kind) {

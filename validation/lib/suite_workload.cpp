@@ -4,6 +4,7 @@
 #include <map>
 
 #include "sim/common/errors.hpp"
+#include "sim/timing/occupancy.hpp"
 #include "validation/lib/vec4_groups.hpp"
 
 namespace agx::validation {
@@ -249,13 +250,9 @@ void SuiteWorkload::place(const BenchmarkDefinition& def, const CoreConfig& core
     // of at most 32 simds (1024 threads). A throughput (steady) benchmark runs
     // at whatever occupancy its registers allow, up to the definition's, as
     // the hardware does; any other must get the occupancy it names.
-    const std::uint32_t granule =
-        std::max<std::uint32_t>(1, core.register_file.allocation_granule_halves);
-    launch_.registers_halves =
-        std::max<std::uint32_t>(granule, (alloc.used() + granule - 1) / granule * granule);
+    launch_.registers_halves = allocated_halves(core, alloc.used());
     const std::uint32_t fits =
-        std::min(core.max_resident_simds,
-                 core.register_file.size_bytes / (2u * launch_.registers_halves * core.simd_width));
+        std::min(core.max_resident_simds, simds_by_registers(core, launch_.registers_halves));
     simds_ = def.simds_per_core;
     if (fits < simds_) {
         // The hardware holds fewer simds than launched: the figure is the
