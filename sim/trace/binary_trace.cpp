@@ -8,6 +8,7 @@
 #include "sim/trace/binary_trace_file.hpp"
 #include "sim/trace/binary_trace_format.hpp"
 #include "sim/trace/binary_trace_records.hpp"
+#include "sim/trace/repeat_replay.hpp"
 
 namespace agx {
 
@@ -66,10 +67,8 @@ class BinaryStream final : public InstructionStream {
 
     void fetch() {
         using namespace binary_trace;
-        if (replay_left_ > 0) {
-            head_ = &body_[replay_pos_];
-            replay_pos_ = replay_pos_ + 1 == body_.size() ? 0 : replay_pos_ + 1;
-            --replay_left_;
+        if (const Instruction* replayed = replay_.next()) {
+            head_ = replayed;
             ready_ = true;
             return;
         }
@@ -81,12 +80,7 @@ class BinaryStream final : public InstructionStream {
                 case kInstructionRecord:
                     p_ = decode_instruction(p_, opcodes_, last_id_, current_);
                     head_ = &current_;
-                    if (recording_) {
-                        if (body_.size() < kMaxReplayedBody)
-                            body_.push_back(current_);
-                        else
-                            recording_ = false;
-                    }
+                    replay_.decoded(current_);
                     ready_ = true;
                     return;
                 case kRepeatRecord:
@@ -94,28 +88,23 @@ class BinaryStream final : public InstructionStream {
                                         static_cast<std::uint32_t>(p_ + 5 - chunk_->bytes.get()),
                                         load<std::uint32_t>(p_ + 1) - 1});
                     p_ += 5;
-                    body_.clear();  // record the innermost body (a nested repeat restarts it)
-                    recording_ = true;
+                    replay_.repeat_started();
                     break;
                 case kEndRepeatRecord: {
                     if (repeats_.empty()) changed();  // checked at open: the file changed since
                     Frame& f = repeats_.back();
                     if (f.remaining == 0) {
                         repeats_.pop_back();
-                        recording_ = false;
+                        replay_.take_over(0);
                         ++p_;
-                    } else if (recording_ && !body_.empty()) {
-                        // The whole body is decoded: replay it for the remaining
-                        // passes, then go on after this record.
-                        replay_left_ = std::uint64_t{f.remaining} * body_.size();
-                        replay_pos_ = 0;
+                    } else if (replay_.take_over(f.remaining)) {
+                        // The remaining passes come from the decoded copy;
+                        // the file goes on after this record.
                         repeats_.pop_back();
-                        recording_ = false;
                         ++p_;
                         fetch();
                         return;
                     } else {
-                        recording_ = false;
                         --f.remaining;
                         enter(f.chunk, f.offset);
                     }
@@ -142,10 +131,7 @@ class BinaryStream final : public InstructionStream {
     std::vector<Frame> repeats_;
     Instruction current_;
     const Instruction* head_ = &current_;
-    std::vector<Instruction> body_;  // the innermost repeat body, decoded
-    bool recording_ = false;
-    std::uint64_t replay_left_ = 0;
-    std::size_t replay_pos_ = 0;
+    RepeatReplay replay_{kMaxReplayedBody};
     bool ready_ = false;
     bool done_ = false;
 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/trace/repeat_replay.hpp"
 #include "sim/trace/trace_index.hpp"
 #include "sim/trace/trace_line_reader.hpp"
 #include "sim/trace/trace_parse.hpp"
@@ -57,10 +58,8 @@ class TextStream final : public InstructionStream {
     };
 
     void fetch() {
-        if (replay_left_ > 0) {
-            head_ = &body_[replay_pos_];
-            replay_pos_ = replay_pos_ + 1 == body_.size() ? 0 : replay_pos_ + 1;
-            --replay_left_;
+        if (const Instruction* replayed = replay_.next()) {
+            head_ = replayed;
             ready_ = true;
             return;
         }
@@ -76,8 +75,7 @@ class TextStream final : public InstructionStream {
                 trace_detail::parse_uint(rest, n);  // checked by the index pass
                 repeats_.push_back(
                     {reader_.tell(), at.line + 1, pc_, static_cast<std::uint32_t>(n) - 1});
-                body_.clear();  // record the innermost body (a nested repeat restarts it)
-                recording_ = true;
+                replay_.repeat_started();
             } else if (word == "end") {
                 if (repeats_.empty()) {
                     done_ = true;
@@ -86,17 +84,13 @@ class TextStream final : public InstructionStream {
                 Frame& f = repeats_.back();
                 if (f.remaining == 0) {
                     repeats_.pop_back();
-                    recording_ = false;
-                } else if (recording_ && !body_.empty()) {
-                    // The whole body is decoded: replay it for the remaining passes.
-                    replay_left_ = std::uint64_t{f.remaining} * body_.size();
-                    replay_pos_ = 0;
+                    replay_.take_over(0);
+                } else if (replay_.take_over(f.remaining)) {
+                    // The remaining passes come from the decoded copy.
                     repeats_.pop_back();
-                    recording_ = false;
                     fetch();
                     return;
                 } else {
-                    recording_ = false;
                     --f.remaining;
                     reader_.seek(f.body_offset, f.body_line);
                     pc_ = f.body_pc;
@@ -106,12 +100,7 @@ class TextStream final : public InstructionStream {
                 current_.pc = pc_;
                 pc_ += isa::Catalogue::instance().info(current_.opcode).encoded_bytes;
                 head_ = &current_;
-                if (recording_) {
-                    if (body_.size() < kMaxReplayedBody)
-                        body_.push_back(current_);
-                    else
-                        recording_ = false;
-                }
+                replay_.decoded(current_);
                 ready_ = true;
                 return;
             }
@@ -126,10 +115,7 @@ class TextStream final : public InstructionStream {
     std::vector<Frame> repeats_;
     Instruction current_;
     const Instruction* head_ = &current_;
-    std::vector<Instruction> body_;  // the innermost repeat body, decoded
-    bool recording_ = false;
-    std::uint64_t replay_left_ = 0;
-    std::size_t replay_pos_ = 0;
+    RepeatReplay replay_{kMaxReplayedBody};
     std::uint32_t pc_ = 0;
     bool ready_ = false;
     bool done_ = false;
