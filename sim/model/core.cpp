@@ -1,9 +1,11 @@
 #include "sim/model/core.hpp"
 
+#include <algorithm>
+
 namespace agx {
 
 Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock,
-           Workload& workload, ThreadgroupSource& groups, const Residency& residency)
+           Workload& workload, ThreadgroupSource& groups, const Residency& residency, Cycle quantum)
     : sc_module(name),
       schedulers("scheduler", cfg.core.schedulers,
                  [&cfg](const char* n, std::size_t) {
@@ -19,6 +21,7 @@ Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClo
       threadgroup_memory("threadgroup_memory", cfg.core),
       control("control", cfg.core.schedulers),
       clock_(clock),
+      quantum_(std::max<Cycle>(1, quantum)),
       engine_(cfg.core, wire(*this), workload, groups, residency) {
     SC_METHOD(step);
 }
@@ -42,7 +45,8 @@ CoreBlocks Core::wire(Core& c) {
 void Core::step() {
     try {
         const Cycle now = clock_.now();
-        const Cycle next = engine_.step(now);
+        Cycle next = engine_.step(now);
+        while (next != kNever && next < now + quantum_) next = engine_.step(next);
         if (next != kNever) next_trigger(clock_.time(next - now));
     } catch (...) {
         failure_ = std::current_exception();

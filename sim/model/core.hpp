@@ -20,7 +20,8 @@ class Core : public sc_core::sc_module, public StatsSource {
   public:
     SC_HAS_PROCESS(Core);
     Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClock& clock,
-         Workload& workload, ThreadgroupSource& groups, const Residency& residency);
+         Workload& workload, ThreadgroupSource& groups, const Residency& residency,
+         Cycle quantum = 1);
 
     sc_core::sc_vector<SchedulerBlock> schedulers;
     PipelineBlock fp32_int_pipe;
@@ -47,6 +48,11 @@ class Core : public sc_core::sc_module, public StatsSource {
     static CoreBlocks wire(Core& c);
 
     const CoreClock& clock_;
+    // How far past the kernel's time one activation may simulate: the core
+    // steps every cycle with work before `now + quantum_` in one go
+    // (temporal decoupling, as TLM's loosely timed models do; requests carry
+    // their own time in the annotated delay).
+    Cycle quantum_;
     CoreEngine engine_;
     std::exception_ptr failure_;
 };

@@ -9,7 +9,14 @@ Gpu::Gpu(sc_core::sc_module_name name, const MachineConfig& cfg, unsigned core_c
       groups(workload.launch().threadgroups),
       cores("core", core_count,
             [&](const char* n, std::size_t) {
-                return new Core(n, cfg, clock, workload, groups, residency);
+                // A core alone may run ahead of the kernel's time: nothing
+                // else in the chip runs (the shared levels answer its TLM
+                // calls by the time each request carries), so the result is
+                // the same and a thousand cycles cost one kernel activation.
+                // Several cores step in lock-step, so that they reach the
+                // shared levels and take threadgroups in cycle order.
+                const Cycle quantum = core_count == 1 ? 1024 : 1;
+                return new Core(n, cfg, clock, workload, groups, residency, quantum);
             }),
       // The shared levels are sized for the chip's cores, whatever number of
       // them the run simulates.

@@ -10,6 +10,17 @@ namespace agx {
 
 using isa::Unit;
 
+namespace {
+// What a stalled simd can wait on, besides time: the issue port of its
+// head's unit, which is its scheduler's pipe and, for the integer/complex
+// unit, the core's shared SFU as well.
+constexpr unsigned kResources = static_cast<unsigned>(Unit::Control) + 1;
+unsigned slots_per_scheduler(const CoreConfig& cfg) {
+    const unsigned n = std::max(1u, cfg.schedulers);
+    return (cfg.max_resident_simds + n - 1) / n;
+}
+}  // namespace
+
 CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workload,
                        ThreadgroupSource& groups, const Residency& residency)
     : cfg_(cfg),
@@ -20,16 +31,15 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       isa_(isa::Catalogue::instance()),
       simds_(cfg.max_resident_simds),
       group_slots_(residency.threadgroups_per_core),
-      sched_simds_(cfg.schedulers),
+      sched_live_(cfg.schedulers, 0),
+      wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
       sched_(cfg.schedulers),
       opcode_counts_(isa_.size(), 0),
-      lsu_waiters_(cfg.max_resident_simds, cfg.schedulers),
-      sched_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
-      sched_wake_(cfg.schedulers, 0) {
+      lsu_waiters_(cfg.max_resident_simds, cfg.schedulers) {
     // Resolve each opcode's timing once, so the hot path never looks up a name.
     timing_by_opcode_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
@@ -44,8 +54,6 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
     }
     for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
-    for (auto& list : sched_simds_)
-        list.reserve(cfg.max_resident_simds / std::max(1u, cfg.schedulers) + 1);
 }
 
 PipeState* CoreEngine::pipe_for(Unit u) const {
@@ -105,7 +113,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.at_barrier = false;
             s.stream = workload_.open(*tg, i);
             slot.simds.push_back(id);
-            sched_simds_[s.scheduler].push_back(id);
+            ++sched_live_[s.scheduler];
         }
         // Only once the whole group is placed: a simd with no instructions
         // retires at once, and the group must not look finished before then.
@@ -120,7 +128,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
-    wake_scheduler(s.scheduler);
+    wakeups_[s.scheduler].make_ready(slot_of(id));
     if (!s.head) {
         retire(s, id, now);
         return;
@@ -142,8 +150,9 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     end_cycle_ = std::max(end_cycle_, std::max(done, now + 1));
     s.active = false;
     s.stream.reset();
-    auto& list = sched_simds_[s.scheduler];
-    list.erase(std::find(list.begin(), list.end(), id));
+    --sched_live_[s.scheduler];
+    wakeups_[s.scheduler].park_elsewhere(slot_of(id));
+    lsu_waiters_.remove(id, s.scheduler);
     blocks_.register_caches[s.scheduler]->evict_simd(id);
 
     GroupSlot& g = group_slots_[s.group_slot];
@@ -167,27 +176,43 @@ void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
         if (o.active && o.at_barrier) {
             o.at_barrier = false;
             o.earliest = now + 1;
-            wake_scheduler(o.scheduler);
+            wakeups_[o.scheduler].sleep_until(slot_of(other), now + 1);
         }
     }
     g.at_barrier = 0;
 }
 
-// The cycle the shared resource that last held `s` frees up, for the causes
-// where another simd's issue is what keeps it busy; 0 for any other cause.
-// A lower bound of when `s` can issue, cheaper than a full evaluation.
-Cycle CoreEngine::shared_resource_free_at(const SimdContext& s) const {
-    // The cause belongs to the head it was found for (load_head clears it),
-    // and the resource is checked against the head's own needs.
+CoreEngine::Evaluation CoreEngine::unit_free_at(Unit unit, unsigned sc) const {
+    const Cycle pipe = pipe_for(unit)->free_at(sc);
+    if (unit != Unit::IntComplex) return {pipe, StallCause::PipeBusy};
+    const Cycle sfu = blocks_.sfu->free_at();
+    return sfu > pipe ? Evaluation{sfu, StallCause::SfuBusy}
+                      : Evaluation{pipe, StallCause::PipeBusy};
+}
+
+void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cycle now) {
+    const unsigned sc = s.scheduler, slot = slot_of(id);
     const Unit unit = isa_.info(s.head->opcode).unit;
-    switch (s.cause) {
-        case StallCause::SfuBusy:
-            return unit == Unit::IntComplex ? blocks_.sfu->free_at() : 0;
-        case StallCause::PipeBusy:
-            return pipe_for(unit)->free_at(s.scheduler);
-        default:
-            return 0;
+    s.earliest = e.when;
+    s.cause = e.cause;
+    // Waiting for the load/store unit: sleep in its queue.
+    if (e.cause == StallCause::MemoryBusy &&
+        isa_.info(s.head->opcode).memory == isa::MemorySpace::Device) {
+        lsu_waiters_.add(id, sc);
+        s.earliest = kNever;
+        wakeups_[sc].park_elsewhere(slot);
+        return;
     }
+    lsu_waiters_.remove(id, sc);
+    // The bound of a pipe or the SFU moves whenever another simd takes it:
+    // wait for the unit itself, not for a cycle. Every other bound of the
+    // head is at most the unit's, so once it frees up they have too.
+    if (e.cause == StallCause::PipeBusy || e.cause == StallCause::SfuBusy)
+        wakeups_[sc].wait_for(slot, static_cast<unsigned>(unit));
+    else if (e.when == kNever)
+        wakeups_[sc].park_elsewhere(slot);  // at a barrier: released from outside
+    else
+        wakeups_[sc].sleep_until(slot, std::max(e.when, now + 1));
 }
 
 CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
@@ -264,6 +289,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     if (info.is_barrier && s.active) {
         GroupSlot& g = group_slots_[s.group_slot];
         s.at_barrier = true;
+        wakeups_[sched].park_elsewhere(slot_of(id));
         ++g.at_barrier;
         release_barrier_if_complete(g, now);
     }
@@ -292,68 +318,16 @@ Cycle CoreEngine::step(Cycle now) {
     // The load/store unit can take more: wake the first simds waiting for it.
     if (!lsu_waiters_.empty() && lsu_gate() <= now)
         lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
-            simds_[id].earliest = now;
-            wake_scheduler(simds_[id].scheduler);
+            SimdContext& s = simds_[id];
+            s.earliest = now;
+            wakeups_[s.scheduler].make_ready(slot_of(id));
         });
 
     Cycle next = kNever;
     bool progressed = admitted_this_step_;
     for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
-        auto& list = sched_simds_[sc];
-        bool issued = false;
         Evaluation best{kNever, StallCause::NoSimd};
-        const Cycle ports_free = blocks_.register_caches[sc]->ports_free_at();
-        if (!list.empty() && dispatch_free_[sc] > now) {
-            best = {dispatch_free_[sc], StallCause::Dispatch};
-        } else if (!list.empty() && ports_free > now) {
-            best = {ports_free, StallCause::OperandFetch};
-        } else if (!list.empty() && sched_wake_[sc] > now) {
-            best = sched_best_[sc];  // every simd still sleeps: the last scan stands
-        } else if (!list.empty()) {
-            const std::size_t n = list.size();
-            const std::size_t start = scan_start_[sc] % n;
-            for (std::size_t k = 0, idx = start; k < n; ++k, idx = idx + 1 == n ? 0 : idx + 1) {
-                const std::uint32_t id = list[idx];
-                if (lsu_waiters_.asleep(id)) continue;  // its earliest is kNever: no need to look
-                SimdContext& s = simds_[id];
-                if (s.earliest <= now) {
-                    // Still held by the shared resource that held it last time?
-                    // Then only its bound moves: no full evaluation.
-                    const Cycle held = shared_resource_free_at(s);
-                    if (held > now) {
-                        s.earliest = held;
-                        if (held < best.when) best = {held, s.cause};
-                        continue;
-                    }
-                    const Evaluation e = evaluate(s, now);
-                    s.earliest = e.when;
-                    s.cause = e.cause;
-                    // Waiting for the load/store unit: sleep in its queue.
-                    const bool for_lsu =
-                        e.when > now && e.cause == StallCause::MemoryBusy &&
-                        isa_.info(s.head->opcode).memory == isa::MemorySpace::Device;
-                    if (for_lsu) {
-                        lsu_waiters_.add(id, sc);
-                        s.earliest = kNever;
-                    } else {
-                        lsu_waiters_.remove(id, sc);
-                    }
-                    if (e.when <= now) {
-                        issue(s, id, now);
-                        scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(idx));
-                        issued = true;
-                        break;
-                    }
-                }
-                if (s.earliest < best.when) best = {s.earliest, s.cause};
-            }
-            sched_best_[sc] = best;
-            sched_wake_[sc] = issued ? 0 : best.when;
-        }
-        if (!issued && lsu_waiters_.count(sc) > 0) {
-            const Cycle gate = std::max(lsu_gate(), now + 1);
-            if (gate < best.when) best = {gate, StallCause::MemoryBusy};
-        }
+        const bool issued = schedule(sc, now, best);
         if (issued) {
             progressed = true;
             sched_cause_[sc] = StallCause::NoSimd;  // provisional: re-evaluated next cycle
@@ -381,6 +355,56 @@ Cycle CoreEngine::step(Cycle now) {
                                  " (more than core.deadlock_cycles = " +
                                  std::to_string(cfg_.deadlock_cycles) + ")");
     return std::max(next, now + 1);
+}
+
+bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
+    if (sched_live_[sc] == 0) return false;
+    if (dispatch_free_[sc] > now) {
+        best = {dispatch_free_[sc], StallCause::Dispatch};
+        return false;
+    }
+    const Cycle ports_free = blocks_.register_caches[sc]->ports_free_at();
+    if (ports_free > now) {
+        best = {ports_free, StallCause::OperandFetch};
+        return false;
+    }
+    SchedulerWakeups& w = wakeups_[sc];
+    w.release_timers(now);
+    bool issued = false;
+    w.for_each_candidate(
+        scan_start_[sc],
+        [&](unsigned unit) { return unit_free_at(static_cast<Unit>(unit), sc).when <= now; },
+        [&](unsigned slot) {
+            const std::uint32_t id = slot * cfg_.schedulers + sc;
+            SimdContext& s = simds_[id];
+            const Evaluation e = evaluate(s, now);
+            if (e.when > now) {
+                park(s, id, e, now);
+                return false;
+            }
+            lsu_waiters_.remove(id, sc);
+            issue(s, id, now);
+            scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(slot));
+            issued = true;
+            return true;
+        });
+    if (issued) return true;
+    // Nothing can issue: the next chance is the first timer, a resource
+    // someone waits on freeing up, or the load/store unit taking more.
+    Cycle when;
+    unsigned slot;
+    if (w.next_timer(when, slot)) best = {when, simds_[slot * cfg_.schedulers + sc].cause};
+    for (std::uint32_t m = w.waited_on(); m; m &= m - 1) {
+        const Evaluation t = unit_free_at(static_cast<Unit>(__builtin_ctz(m)), sc);
+        if (t.when < best.when) best = t;
+    }
+    if (lsu_waiters_.count(sc) > 0) {
+        const Cycle gate = std::max(lsu_gate(), now + 1);
+        if (gate < best.when) best = {gate, StallCause::MemoryBusy};
+    }
+    // Everyone else is parked until released from outside: at a barrier.
+    if (best.when == kNever) best.cause = StallCause::Barrier;
+    return false;
 }
 
 Cycle CoreEngine::lsu_gate() const {

@@ -21,6 +21,7 @@
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/pipe_state.hpp"
 #include "sim/timing/register_cache.hpp"
+#include "sim/timing/scheduler_wakeups.hpp"
 #include "sim/timing/shared_sfu.hpp"
 #include "sim/timing/simd_context.hpp"
 #include "sim/timing/threadgroup_memory.hpp"
@@ -84,7 +85,15 @@ class CoreEngine {
     void admit_threadgroups(Cycle now);
     void load_head(SimdContext& s, std::uint32_t id, Cycle now);
     Evaluation evaluate(SimdContext& s, Cycle now);
-    Cycle shared_resource_free_at(const SimdContext& s) const;
+    // Parks a simd that cannot issue yet where its evaluation says.
+    void park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cycle now);
+    // When scheduler `sc` can next issue to `unit` (its pipe, and for the
+    // integer/complex unit the shared SFU too), and which of them holds it.
+    Evaluation unit_free_at(isa::Unit unit, unsigned sc) const;
+    // Scheduler `sc`'s first simd that can issue at `now`, issued; otherwise
+    // the cycle and cause of the next chance.
+    bool schedule(unsigned sc, Cycle now, Evaluation& best);
+    unsigned slot_of(std::uint32_t id) const { return id / cfg_.schedulers; }
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     void release_barrier_if_complete(GroupSlot& g, Cycle now);
@@ -104,9 +113,12 @@ class CoreEngine {
 
     std::vector<SimdContext> simds_;
     std::vector<GroupSlot> group_slots_;
-    std::vector<std::vector<std::uint32_t>> sched_simds_;  // simd ids per scheduler
+    std::vector<std::uint32_t> sched_live_;  // resident simds per scheduler
+    // Per scheduler, which simds may issue when (scheduler_wakeups.hpp);
+    // a simd's slot in it is its id / schedulers.
+    std::vector<SchedulerWakeups> wakeups_;
     std::unique_ptr<IssuePolicy> policy_;
-    std::vector<std::uint32_t> scan_start_;  // list position each scheduler's scan starts at
+    std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;    // cause for skipped cycles
     std::vector<SchedulerCounters> sched_;
@@ -119,15 +131,6 @@ class CoreEngine {
     Cycle accounted_until_ = 0;
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started
     LsuWaiters lsu_waiters_;
-    // Per scheduler: the best of its last scan and the cycle before which a
-    // new scan would find the same (every simd's earliest is later), so a
-    // scheduler whose simds all sleep is not scanned again until then.
-    // Anything that changes a simd's earliest from outside the scan (a new
-    // head, a barrier's release, a wake from the load/store unit's queue)
-    // forces the next scan.
-    std::vector<Evaluation> sched_best_;
-    std::vector<Cycle> sched_wake_;
-    void wake_scheduler(unsigned sc) { sched_wake_[sc] = 0; }
     Cycle lsu_lead_ = 0;  // the longest device-memory class latency: issue to reaching the unit
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;
