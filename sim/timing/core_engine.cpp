@@ -41,37 +41,21 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       opcode_counts_(isa_.size(), 0),
       lsu_waiters_(cfg.max_resident_simds, cfg.schedulers) {
     // Resolve each opcode's timing once, so the hot path never looks up a name.
-    timing_by_opcode_.resize(isa_.size());
+    pipes_ = {blocks_.fp32_int,   blocks_.int_complex, blocks_.shuffle,
+              blocks_.load_store, blocks_.threadgroup, blocks_.control};
+    traits_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
-        const auto it =
-            cfg.timing.find(std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
+        const isa::InstructionInfo& info = isa_.info(static_cast<isa::Opcode>(op));
+        const auto it = cfg.timing.find(std::string(info.timing_class));
         if (it == cfg.timing.end())
-            throw std::logic_error(
-                "config has no timing for class " +
-                std::string(isa_.info(static_cast<isa::Opcode>(op)).timing_class));
-        timing_by_opcode_[op] = it->second;
-        if (isa_.info(static_cast<isa::Opcode>(op)).memory == isa::MemorySpace::Device)
+            throw std::logic_error("config has no timing for class " +
+                                   std::string(info.timing_class));
+        traits_[op] = {it->second,   info.unit,       info.memory,    info.is_async,
+                       info.is_wait, info.is_barrier, info.is_atomic, info.is_store};
+        if (info.memory == isa::MemorySpace::Device)
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
     }
     for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
-}
-
-PipeState* CoreEngine::pipe_for(Unit u) const {
-    switch (u) {
-        case Unit::Fp32Int:
-            return blocks_.fp32_int;
-        case Unit::IntComplex:
-            return blocks_.int_complex;
-        case Unit::Shuffle:
-            return blocks_.shuffle;
-        case Unit::LoadStore:
-            return blocks_.load_store;
-        case Unit::Threadgroup:
-            return blocks_.threadgroup;
-        case Unit::Control:
-            return blocks_.control;
-    }
-    return blocks_.control;
 }
 
 // The dispatcher hands a core at most one threadgroup per cycle, so that the
@@ -105,6 +89,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.threadgroup = *tg;
             s.simd_in_group = i;
             s.scheduler = id % cfg_.schedulers;
+            s.sched_slot = id / cfg_.schedulers;
             s.scoreboard.reset();
             s.slots = {};
             s.fetched_line = ~0ull;
@@ -128,7 +113,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
-    wakeups_[s.scheduler].make_ready(slot_of(id));
+    wakeups_[s.scheduler].make_ready(s.sched_slot);
     if (!s.head) {
         retire(s, id, now);
         return;
@@ -151,7 +136,7 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     s.active = false;
     s.stream.reset();
     --sched_live_[s.scheduler];
-    wakeups_[s.scheduler].park_elsewhere(slot_of(id));
+    wakeups_[s.scheduler].park_elsewhere(s.sched_slot);
     lsu_waiters_.remove(id, s.scheduler);
     blocks_.register_caches[s.scheduler]->evict_simd(id);
 
@@ -176,7 +161,7 @@ void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
         if (o.active && o.at_barrier) {
             o.at_barrier = false;
             o.earliest = now + 1;
-            wakeups_[o.scheduler].sleep_until(slot_of(other), now + 1);
+            wakeups_[o.scheduler].sleep_until(o.sched_slot, now + 1);
         }
     }
     g.at_barrier = 0;
@@ -191,13 +176,13 @@ CoreEngine::Evaluation CoreEngine::unit_free_at(Unit unit, unsigned sc) const {
 }
 
 void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cycle now) {
-    const unsigned sc = s.scheduler, slot = slot_of(id);
-    const Unit unit = isa_.info(s.head->opcode).unit;
+    const unsigned sc = s.scheduler, slot = s.sched_slot;
+    const OpcodeTraits& op = traits_[s.head->opcode];
+    const Unit unit = op.unit;
     s.earliest = e.when;
     s.cause = e.cause;
     // Waiting for the load/store unit: sleep in its queue.
-    if (e.cause == StallCause::MemoryBusy &&
-        isa_.info(s.head->opcode).memory == isa::MemorySpace::Device) {
+    if (e.cause == StallCause::MemoryBusy && op.memory == isa::MemorySpace::Device) {
         lsu_waiters_.add(id, sc);
         s.earliest = kNever;
         wakeups_[sc].park_elsewhere(slot);
@@ -218,42 +203,48 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
 CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
     if (s.at_barrier) return {kNever, StallCause::Barrier};
     const Instruction& in = *s.head;
-    const isa::InstructionInfo& info = isa_.info(in.opcode);
+    const OpcodeTraits& op = traits_[in.opcode];
 
-    Evaluation e{s.fetch_ready, StallCause::InstructionFetch};
-    auto later = [&e](Cycle t, StallCause c) {
-        if (t > e.when) e = {t, c};
+    // The latest of the head's bounds, and the first cause found for it.
+    Cycle when = s.fetch_ready;
+    StallCause cause = StallCause::InstructionFetch;
+    auto later = [&](Cycle t, StallCause c) {
+        if (t > when) {
+            when = t;
+            cause = c;
+        }
     };
     for (unsigned i = 0; i < in.num_src; ++i)
         later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
     // In-order writes: a new result may not land before an older one to the same register.
     for (unsigned i = 0; i < in.num_dst; ++i)
         later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
-    if (info.is_wait && in.wait_slot < s.slots.size())
-        later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
-    if (info.is_async && in.wait_slot < s.slots.size()) {
-        WaitSlotState& slot = s.slots[in.wait_slot];
-        if (slot.outstanding(now) >= cfg_.max_outstanding_per_slot)
-            later(slot.first_done(), StallCause::WaitSlot);
+    if (in.wait_slot < s.slots.size()) {
+        if (op.is_wait) later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
+        if (op.is_async) {
+            WaitSlotState& slot = s.slots[in.wait_slot];
+            if (slot.outstanding(now) >= cfg_.max_outstanding_per_slot)
+                later(slot.first_done(), StallCause::WaitSlot);
+        }
     }
-    later(pipe_for(info.unit)->free_at(s.scheduler), StallCause::PipeBusy);
-    if (info.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
+    later(pipe_for(op.unit)->free_at(s.scheduler), StallCause::PipeBusy);
+    if (op.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
     // The core's memory paths: the LSU takes the instruction when its data
     // path (and the L1's MSHRs) can, `latency` cycles after issue; the
     // threadgroup banks take one access at a time.
-    if (info.memory == isa::MemorySpace::Device && blocks_.lsu) {
-        const Cycle accept = blocks_.lsu->accept_at(), lead = timing_by_opcode_[in.opcode].latency;
+    if (op.memory == isa::MemorySpace::Device && blocks_.lsu) {
+        const Cycle accept = blocks_.lsu->accept_at(), lead = op.timing.latency;
         later(accept > lead ? accept - lead : 0, StallCause::MemoryBusy);
-    } else if (info.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
+    } else if (op.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
         later(blocks_.tgmem->free_at(), StallCause::MemoryBusy);
     }
-    return e;
+    return {when, cause};
 }
 
 void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const Instruction& in = *s.head;
-    const isa::InstructionInfo& info = isa_.info(in.opcode);
-    const TimingClassConfig& t = timing_by_opcode_[in.opcode];
+    const OpcodeTraits& info = traits_[in.opcode];
+    const TimingClassConfig& t = info.timing;
     const unsigned sched = s.scheduler;
 
     const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
@@ -289,7 +280,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     if (info.is_barrier && s.active) {
         GroupSlot& g = group_slots_[s.group_slot];
         s.at_barrier = true;
-        wakeups_[sched].park_elsewhere(slot_of(id));
+        wakeups_[sched].park_elsewhere(s.sched_slot);
         ++g.at_barrier;
         release_barrier_if_complete(g, now);
     }
@@ -320,7 +311,7 @@ Cycle CoreEngine::step(Cycle now) {
         lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
             SimdContext& s = simds_[id];
             s.earliest = now;
-            wakeups_[s.scheduler].make_ready(slot_of(id));
+            wakeups_[s.scheduler].make_ready(s.sched_slot);
         });
 
     Cycle next = kNever;

@@ -93,11 +93,10 @@ class CoreEngine {
     // Scheduler `sc`'s first simd that can issue at `now`, issued; otherwise
     // the cycle and cause of the next chance.
     bool schedule(unsigned sc, Cycle now, Evaluation& best);
-    unsigned slot_of(std::uint32_t id) const { return id / cfg_.schedulers; }
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     void release_barrier_if_complete(GroupSlot& g, Cycle now);
-    PipeState* pipe_for(isa::Unit u) const;
+    PipeState* pipe_for(isa::Unit u) const { return pipes_[static_cast<std::size_t>(u)]; }
     [[noreturn]] void report_deadlock(Cycle now, const std::string& reason) const;
     // When simds waiting for the load/store unit may next get it (a lower
     // bound for every device-memory class).
@@ -109,7 +108,16 @@ class CoreEngine {
     ThreadgroupSource& groups_;
     Residency residency_;
     const isa::Catalogue& isa_;
-    std::vector<TimingClassConfig> timing_by_opcode_;
+    // What the hot path needs of each opcode, resolved once and kept small:
+    // its config timing and the catalogue's flags.
+    struct OpcodeTraits {
+        TimingClassConfig timing;
+        isa::Unit unit;
+        isa::MemorySpace memory;
+        bool is_async, is_wait, is_barrier, is_atomic, is_store;
+    };
+    std::vector<OpcodeTraits> traits_;
+    std::array<PipeState*, static_cast<std::size_t>(isa::Unit::Control) + 1> pipes_{};  // by unit
 
     std::vector<SimdContext> simds_;
     std::vector<GroupSlot> group_slots_;

@@ -5,44 +5,40 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : keys_(cfg.entries, kEmpty),
-      stamps_(cfg.entries, 0),
+    : keys_(cfg.entries, 0),
       victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
 
 int RegisterCache::find(std::uint32_t k) const {
     const std::uint32_t* keys = keys_.data();
-    for (std::size_t i = 0, n = keys_.size(); i < n; ++i)
+    for (std::uint32_t i = 0; i < valid_; ++i)
         if (keys[i] == k) return static_cast<int>(i);
     return -1;
 }
 
-void RegisterCache::insert(std::uint32_t k) {
-    const std::size_t n = keys_.size();
-    if (n == 0) return;
-    std::uint32_t victim = 0;
-    if (victims_.policy() == Replacement::Random) {
-        const int empty = find(kEmpty);
-        victim = empty >= 0 ? static_cast<std::uint32_t>(empty)
-                            : victims_.pick(static_cast<std::uint32_t>(n),
-                                            [](std::uint32_t) { return 0; });
-    } else {
-        // LRU and FIFO both evict the oldest stamp; an empty entry (stamp 0
-        // from the start, or kept at 0 when emptied) goes first.
-        for (std::uint32_t i = 1; i < n; ++i) {
-            if (keys_[victim] == kEmpty) break;
-            if (keys_[i] == kEmpty || stamps_[i] < stamps_[victim]) victim = i;
-        }
-    }
-    keys_[victim] = k;
-    stamps_[victim] = ++tick_;
+void RegisterCache::to_front(std::uint32_t e) {
+    const std::uint32_t k = keys_[e];
+    for (std::uint32_t i = e; i > 0; --i) keys_[i] = keys_[i - 1];
+    keys_[0] = k;
 }
 
-std::uint64_t RegisterCache::ports_free_at() const {
-    // Issue may proceed while at most one cycle of reads is queued.
-    const std::uint64_t queued_until =
-        (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
-    return queued_until > 0 ? queued_until - 1 : 0;
+void RegisterCache::erase(std::uint32_t e) {
+    for (std::uint32_t i = e + 1; i < valid_; ++i) keys_[i - 1] = keys_[i];
+    --valid_;
+}
+
+void RegisterCache::insert(std::uint32_t k) {
+    const std::uint32_t n = static_cast<std::uint32_t>(keys_.size());
+    if (n == 0) return;
+    if (valid_ == n) {
+        // Full: LRU and FIFO evict the oldest stamp, the last entry; random
+        // evicts any.
+        erase(victims_.policy() == Replacement::Random
+                  ? victims_.pick(n, [](std::uint32_t) { return 0; })
+                  : n - 1);
+    }
+    keys_[valid_++] = k;
+    to_front(valid_ - 1);
 }
 
 namespace {
@@ -66,8 +62,10 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
             const int e = find(k);
             if (e >= 0) {
                 ++hits_;
-                if (victims_.stamp_on_hit()) stamps_[e] = ++tick_;
-                if (op.hint == CacheHint::Discard) keys_[e] = kEmpty;
+                if (op.hint == CacheHint::Discard)
+                    erase(static_cast<std::uint32_t>(e));
+                else if (victims_.stamp_on_hit())
+                    to_front(static_cast<std::uint32_t>(e));
                 return;
             }
             ++misses_;
@@ -80,7 +78,7 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
             const std::uint32_t k = key(simd, reg);
             const int e = find(k);
             if (e >= 0)
-                stamps_[e] = ++tick_;  // a new value: stamped as a fill
+                to_front(static_cast<std::uint32_t>(e));  // a new value: stamped as a fill
             else
                 insert(k);
         });
@@ -89,15 +87,19 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
     const std::uint64_t start =
         std::max<std::uint64_t>(ports_busy_until_, now * read_halves_per_cycle_);
     ports_busy_until_ = start + missed_halves;
-    // Reads ending within the issue cycle cost nothing; later ones delay the result.
     const std::uint64_t done =
         (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
+    // Issue may proceed while at most one cycle of reads is queued.
+    ports_free_at_ = done > 0 ? done - 1 : 0;
+    // Reads ending within the issue cycle cost nothing; later ones delay the result.
     return done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0;
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {
-    for (auto& k : keys_)
-        if (k != kEmpty && k >> 8 == simd) k = kEmpty;
+    std::uint32_t kept = 0;
+    for (std::uint32_t i = 0; i < valid_; ++i)
+        if (keys_[i] >> 8 != simd) keys_[kept++] = keys_[i];
+    valid_ = kept;
 }
 
 }  // namespace agx

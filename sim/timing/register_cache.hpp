@@ -26,7 +26,7 @@ class RegisterCache {
     explicit RegisterCache(const RegisterCacheConfig& cfg);
 
     // The first cycle at which the read ports can take another instruction.
-    std::uint64_t ports_free_at() const;
+    std::uint64_t ports_free_at() const { return ports_free_at_; }
     // Looks up the instruction's register sources for `simd`, issued at
     // `now`, queues its misses on the read ports, updates the cache, and
     // returns how many cycles late its operands are (0 when its reads finish
@@ -41,20 +41,22 @@ class RegisterCache {
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
   private:
-    // Entries as packed keys (simd << 8 | register) with their stamps in a
-    // parallel array: the lookups, a handful per instruction, scan a few
-    // contiguous words.
-    static constexpr std::uint32_t kEmpty = 0xffffffffu;
+    // Entries as packed keys (simd << 8 | register), the valid ones first and
+    // in the replacement order: newest stamp first (the last use for LRU,
+    // the fill for FIFO), so the victim is always the last valid entry and
+    // a lookup, a handful per instruction, scans a few contiguous words.
     static std::uint32_t key(std::uint32_t simd, std::uint16_t reg) { return simd << 8 | reg; }
     int find(std::uint32_t k) const;
     void insert(std::uint32_t k);
+    void to_front(std::uint32_t e);  // stamps entry e
+    void erase(std::uint32_t e);
 
     std::vector<std::uint32_t> keys_;
-    std::vector<std::uint64_t> stamps_;
+    std::uint32_t valid_ = 0;
     VictimPicker victims_;
     std::uint32_t read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
-    std::uint64_t tick_ = 0;
+    std::uint64_t ports_free_at_ = 0;     // in cycles, from ports_busy_until_
     std::uint64_t hits_ = 0, misses_ = 0, file_read_halves_ = 0;
 };
 

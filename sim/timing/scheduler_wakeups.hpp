@@ -111,7 +111,7 @@ class SchedulerWakeups {
             for (unsigned i = 0; i < words_; ++i) scratch_[i] |= w[i];
         }
         const unsigned slots = static_cast<unsigned>(where_.size());
-        start = slots ? start % slots : 0;
+        if (start >= slots) start = 0;  // round robin past the last slot
         // From start to the end, then from 0 to start.
         if (walk(start, slots, visit)) return;
         walk(0, start, visit);

@@ -27,10 +27,7 @@ class SharedSfu {
     // through a cycle, so fractional occupancy adds up; and a small queue in
     // front of them holds up to one cycle of work, so schedulers arriving a
     // cycle apart do not leave the shared lanes idle.
-    Cycle free_at() const {
-        const Cycle busy = busy_until_ / units_per_cycle_;
-        return busy > 0 ? busy - 1 : 0;
-    }
+    Cycle free_at() const { return free_at_; }
 
     // Hands an instruction over at `now`; returns the cycles it waits in the
     // queue before its lanes start, which delay its result.
@@ -38,6 +35,8 @@ class SharedSfu {
         const std::uint64_t start = std::max(busy_until_, now * units_per_cycle_);
         const std::uint64_t cost = static_cast<std::uint64_t>(issue_interval) * simd_width_;
         busy_until_ = start + cost;
+        const Cycle busy = busy_until_ / units_per_cycle_;  // kept: read far more than written
+        free_at_ = busy > 0 ? busy - 1 : 0;
         busy_units_ += cost;
         ++issued_;
         return (start - now * units_per_cycle_) / units_per_cycle_;
@@ -50,6 +49,7 @@ class SharedSfu {
     std::uint64_t units_per_cycle_;
     std::uint64_t simd_width_;
     std::uint64_t busy_until_ = 0;
+    Cycle free_at_ = 0;
     std::uint64_t busy_units_ = 0;
     std::uint64_t issued_ = 0;
 };

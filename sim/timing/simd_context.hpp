@@ -47,6 +47,7 @@ struct SimdContext {
     std::uint32_t threadgroup = 0;  // launch index
     std::uint32_t simd_in_group = 0;
     std::uint32_t scheduler = 0;
+    std::uint32_t sched_slot = 0;  // its place among its scheduler's simds: id / schedulers
     std::unique_ptr<InstructionStream> stream;
     const Instruction* head = nullptr;
 
