@@ -1,5 +1,6 @@
 // Which ready simd a scheduler picks: the scheduler scans its simds in a
-// circle starting where the policy says, and issues from the first ready one.
+// circle, in the order of their slots (simd id / schedulers), starting where
+// the policy says, and issues from the first ready one.
 // Policies are chosen by name in the config (core.scheduler_policy).
 #pragma once
 
@@ -12,12 +13,11 @@ namespace agx {
 class IssuePolicy {
   public:
     virtual ~IssuePolicy() = default;
-    // Where the next scan starts, given the list position of the simd that
-    // issued last.
+    // Where the next scan starts, given the slot of the simd that issued last.
     virtual std::size_t next_start(std::size_t last_issued) const = 0;
 };
 
-// Greedy-then-oldest: stay on the simd that issued while it is ready, so a
+// Greedy-then-lowest-slot: stay on the simd that issued while it is ready, so a
 // simd with independent work issues it back to back (and reuses its operands
 // in the register cache).
 class GreedyPolicy : public IssuePolicy {

@@ -94,6 +94,7 @@ class SchedulerWakeups {
         slot = timers_.front().slot;
         return true;
     }
+    std::size_t timer_count() const { return timers_.size(); }  // live and stale
     // The resources someone waits on, as a bit mask.
     std::uint32_t waited_on() const { return waited_on_; }
 
