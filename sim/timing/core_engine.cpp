@@ -32,6 +32,8 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       simds_(cfg.max_resident_simds),
       group_slots_(residency.threadgroups_per_core),
       sched_live_(cfg.schedulers, 0),
+      quiet_until_(cfg.schedulers, 0),
+      quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       scan_start_(cfg.schedulers, 0),
@@ -113,7 +115,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
-    wakeups_[s.scheduler].make_ready(s.sched_slot);
+    wake(s);
     if (!s.head) {
         retire(s, id, now);
         return;
@@ -162,6 +164,7 @@ void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
             o.at_barrier = false;
             o.earliest = now + 1;
             wakeups_[o.scheduler].sleep_until(o.sched_slot, now + 1);
+            quiet_until_[o.scheduler] = 0;
         }
     }
     g.at_barrier = 0;
@@ -311,7 +314,7 @@ Cycle CoreEngine::step(Cycle now) {
         lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
             SimdContext& s = simds_[id];
             s.earliest = now;
-            wakeups_[s.scheduler].make_ready(s.sched_slot);
+            wake(s);
         });
 
     Cycle next = kNever;
@@ -359,6 +362,21 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
         best = {ports_free, StallCause::OperandFetch};
         return false;
     }
+    if (quiet_until_[sc] > now) {
+        best = quiet_best_[sc];  // nothing has changed since the last look
+    } else if (look(sc, now, best)) {
+        return true;
+    }
+    if (lsu_waiters_.count(sc) > 0) {
+        const Cycle gate = std::max(lsu_gate(), now + 1);
+        if (gate < best.when) best = {gate, StallCause::MemoryBusy};
+    }
+    // Everyone else is parked until released from outside: at a barrier.
+    if (best.when == kNever) best.cause = StallCause::Barrier;
+    return false;
+}
+
+bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     SchedulerWakeups& w = wakeups_[sc];
     w.release_timers(now);
     bool issued = false;
@@ -380,8 +398,9 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
             return true;
         });
     if (issued) return true;
-    // Nothing can issue: the next chance is the first timer, a resource
-    // someone waits on freeing up, or the load/store unit taking more.
+    // Nothing can issue: the next chance is the first timer or a unit
+    // someone waits on freeing up (units only ever free up later than they
+    // said, so this holds until then unless a simd is woken from outside).
     Cycle when;
     unsigned slot;
     if (w.next_timer(when, slot)) best = {when, simds_[slot * cfg_.schedulers + sc].cause};
@@ -389,12 +408,8 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
         const Evaluation t = unit_free_at(static_cast<Unit>(__builtin_ctz(m)), sc);
         if (t.when < best.when) best = t;
     }
-    if (lsu_waiters_.count(sc) > 0) {
-        const Cycle gate = std::max(lsu_gate(), now + 1);
-        if (gate < best.when) best = {gate, StallCause::MemoryBusy};
-    }
-    // Everyone else is parked until released from outside: at a barrier.
-    if (best.when == kNever) best.cause = StallCause::Barrier;
+    quiet_best_[sc] = best;
+    quiet_until_[sc] = best.when;
     return false;
 }
 

@@ -93,6 +93,13 @@ class CoreEngine {
     // Scheduler `sc`'s first simd that can issue at `now`, issued; otherwise
     // the cycle and cause of the next chance.
     bool schedule(unsigned sc, Cycle now, Evaluation& best);
+    // The part of schedule() that looks at the simds themselves.
+    bool look(unsigned sc, Cycle now, Evaluation& best);
+    // Makes a simd a candidate from outside its scheduler's look.
+    void wake(SimdContext& s) {
+        wakeups_[s.scheduler].make_ready(s.sched_slot);
+        quiet_until_[s.scheduler] = 0;
+    }
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     void release_barrier_if_complete(GroupSlot& g, Cycle now);
@@ -125,6 +132,11 @@ class CoreEngine {
     // Per scheduler, which simds may issue when (scheduler_wakeups.hpp);
     // a simd's slot in it is its id / schedulers.
     std::vector<SchedulerWakeups> wakeups_;
+    // Per scheduler: the finding of its last look that issued nothing, and
+    // the cycle until which it stands (so a scheduler whose simds all wait
+    // is not looked at again before then).
+    std::vector<Cycle> quiet_until_;
+    std::vector<Evaluation> quiet_best_;
     std::unique_ptr<IssuePolicy> policy_;
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
