@@ -45,6 +45,8 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
     // Resolve each opcode's timing once, so the hot path never looks up a name.
     pipes_ = {blocks_.fp32_int,   blocks_.int_complex, blocks_.shuffle,
               blocks_.load_store, blocks_.threadgroup, blocks_.control};
+    // Line sizes are powers of two (the config checks).
+    while ((2u << icache_line_shift_) <= cfg.icache.line_bytes) ++icache_line_shift_;
     traits_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
         const isa::InstructionInfo& info = isa_.info(static_cast<isa::Opcode>(op));
@@ -121,8 +123,8 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
         return;
     }
     if (blocks_.icache) {
-        const std::uint32_t line_bytes = std::max<std::uint32_t>(1, cfg_.icache.line_bytes);
-        const std::uint64_t line = s.head->pc / line_bytes;
+        const std::uint32_t line_bytes = 1u << icache_line_shift_;
+        const std::uint64_t line = s.head->pc >> icache_line_shift_;
         if (line != s.fetched_line) {
             s.fetched_line = line;
             s.fetch_ready = blocks_.icache->access(kCodeBaseAddress + line * line_bytes, line_bytes,

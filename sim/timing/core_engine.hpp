@@ -151,6 +151,7 @@ class CoreEngine {
     Cycle accounted_until_ = 0;
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started
     LsuWaiters lsu_waiters_;
+    unsigned icache_line_shift_ = 0;  // log2 of the I-cache line size
     Cycle lsu_lead_ = 0;  // the longest device-memory class latency: issue to reaching the unit
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;

@@ -18,12 +18,12 @@ int RegisterCache::find(std::uint32_t k) const {
 
 void RegisterCache::to_front(std::uint32_t e) {
     const std::uint32_t k = keys_[e];
-    for (std::uint32_t i = e; i > 0; --i) keys_[i] = keys_[i - 1];
+    std::copy_backward(keys_.begin(), keys_.begin() + e, keys_.begin() + e + 1);
     keys_[0] = k;
 }
 
 void RegisterCache::erase(std::uint32_t e) {
-    for (std::uint32_t i = e + 1; i < valid_; ++i) keys_[i - 1] = keys_[i];
+    std::copy(keys_.begin() + e + 1, keys_.begin() + valid_, keys_.begin() + e);
     --valid_;
 }
 

@@ -19,6 +19,12 @@ class Scoreboard {
 
     Cycle ready_at(const Operand& op) const {
         if (op.kind != OperandKind::Reg) return 0;
+        // 16- and 32-bit operands, nearly all of them, without a loop.
+        if (op.first_half + 2u <= kHalves) {
+            const Cycle* r = &ready_[op.first_half];
+            if (op.halves == 1) return r[0];
+            if (op.halves == 2) return r[0] > r[1] ? r[0] : r[1];
+        }
         Cycle t = 0;
         const unsigned end = std::min<unsigned>(op.first_half + op.halves, kHalves);
         for (unsigned h = op.first_half; h < end; ++h) t = std::max(t, ready_[h]);

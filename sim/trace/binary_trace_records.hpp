@@ -45,8 +45,9 @@ inline const unsigned char* decode_operand(const unsigned char* p, Operand& o) {
 // mnemonic ids to opcodes through `opcodes` (ids 0..last_id); returns the
 // byte after it.
 // Every field of `in` is written, so it may be reused from record to record;
-// `in` must only keep the invariant that lanes are zero unless
-// mem.explicit_lanes (a default Instruction does).
+// `in` must keep the invariants that lanes are zero unless mem.explicit_lanes
+// and operand slots past num_dst/num_src are empty (a default Instruction
+// does, and so does every instruction this function wrote).
 inline const unsigned char* decode_instruction(const unsigned char* p, const isa::Opcode* opcodes,
                                                std::uint16_t last_id, Instruction& in) {
     const std::uint8_t tag = p[0];
@@ -60,20 +61,14 @@ inline const unsigned char* decode_instruction(const unsigned char* p, const isa
         in.source_line = load<std::uint32_t>(p);
         p += 4;
     }
+    // Unused operand slots stay empty: only those the previous record of
+    // this `in` used need clearing.
+    for (unsigned i = num_dst; i < in.num_dst; ++i) in.dst[i] = Operand{};
+    for (unsigned i = num_src; i < in.num_src; ++i) in.src[i] = Operand{};
     in.num_dst = static_cast<std::uint8_t>(num_dst);
     in.num_src = static_cast<std::uint8_t>(num_src);
-    for (unsigned i = 0; i < in.dst.size(); ++i) {
-        if (i < num_dst)
-            p = decode_operand(p, in.dst[i]);
-        else
-            in.dst[i] = Operand{};
-    }
-    for (unsigned i = 0; i < in.src.size(); ++i) {
-        if (i < num_src)
-            p = decode_operand(p, in.src[i]);
-        else
-            in.src[i] = Operand{};
-    }
+    for (unsigned i = 0; i < num_dst; ++i) p = decode_operand(p, in.dst[i]);
+    for (unsigned i = 0; i < num_src; ++i) p = decode_operand(p, in.src[i]);
     in.active_mask = kFullMask;
     if (tag & kHasMask) {
         in.active_mask = load<std::uint32_t>(p);
@@ -98,7 +93,11 @@ inline const unsigned char* decode_instruction(const unsigned char* p, const isa
             p += 17;
         }
     } else if (m.explicit_lanes || m.bytes_per_lane || m.base || m.stride) {
-        m = MemoryAccess{};
+        if (m.explicit_lanes) m.lane.fill(0);  // else the lanes are zero already
+        m.explicit_lanes = false;
+        m.bytes_per_lane = 0;
+        m.base = 0;
+        m.stride = 0;
     }
     return p;
 }
