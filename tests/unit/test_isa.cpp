@@ -187,6 +187,7 @@ TEST_CASE("timing classes are exactly the configured set", "[isa]") {
                                                  "imul16",
                                                  "imad32",
                                                  "imul_wide",
+                                                 "imad_wide",
                                                  "bitfield",
                                                  "bitcount",
                                                  "shift",
