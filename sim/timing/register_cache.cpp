@@ -18,12 +18,13 @@ int RegisterCache::find(std::uint32_t k) const {
 
 void RegisterCache::to_front(std::uint32_t e) {
     const std::uint32_t k = keys_[e];
-    std::copy_backward(keys_.begin(), keys_.begin() + e, keys_.begin() + e + 1);
+    for (std::uint32_t i = e; i > 0; --i)
+        keys_[i] = keys_[i - 1];  // a few entries: no memmove call
     keys_[0] = k;
 }
 
 void RegisterCache::erase(std::uint32_t e) {
-    std::copy(keys_.begin() + e + 1, keys_.begin() + valid_, keys_.begin() + e);
+    for (std::uint32_t i = e + 1; i < valid_; ++i) keys_[i - 1] = keys_[i];
     --valid_;
 }
 

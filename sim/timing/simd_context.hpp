@@ -51,8 +51,6 @@ struct SimdContext {
     std::unique_ptr<InstructionStream> stream;
     const Instruction* head = nullptr;
 
-    Scoreboard scoreboard;
-    std::array<WaitSlotState, 2> slots;
     std::uint64_t fetched_line = ~0ull;  // I-cache line of the last fetch
     Cycle fetch_ready = 0;
     Cycle last_result = 0;  // when its last result is written
@@ -61,6 +59,11 @@ struct SimdContext {
     // A lower bound on the first cycle the head can issue, and why it waits.
     Cycle earliest = 0;
     StallCause cause = StallCause::NoSimd;
+
+    // Large, and read per operand: after the fields every evaluation reads,
+    // so those share the first cache lines.
+    std::array<WaitSlotState, 2> slots;
+    Scoreboard scoreboard;
 };
 
 }  // namespace agx
