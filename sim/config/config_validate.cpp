@@ -19,7 +19,7 @@ using u64 = std::uint64_t;
 // Names a model knows. A name outside these is a typo, not a new policy.
 const char* const kFamilies[] = {"apple7", "apple8"};
 const char* const kPolicies[] = {"lru", "fifo", "random"};
-const char* const kSchedulerPolicies[] = {"greedy", "round_robin"};
+const char* const kSchedulerPolicies[] = {"greedy", "complex_first", "round_robin"};
 const char* const kWritePolicies[] = {"write_through", "write_back"};
 
 bool is_pow2(u64 v) {

@@ -66,7 +66,7 @@ struct CoreConfig {
     std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
     std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
-    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "round_robin"
+    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first", "round_robin"
     RegisterFileConfig register_file;
     RegisterCacheConfig register_cache;
     CacheConfig l1d;

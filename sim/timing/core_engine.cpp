@@ -33,6 +33,7 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       group_slots_(residency.threadgroups_per_core),
       sched_live_(cfg.schedulers, 0),
       quiet_until_(cfg.schedulers, 0),
+      complex_heads_(cfg.schedulers, 0),
       quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
       policy_(make_issue_policy(cfg.scheduler_policy)),
@@ -115,6 +116,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
 // instruction cache when the simd moves to a new line.
 void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
+    count_complex_head(s);
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
     wake(s);
@@ -139,6 +141,8 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     end_cycle_ = std::max(end_cycle_, std::max(done, now + 1));
     s.active = false;
     s.stream.reset();
+    s.head = nullptr;
+    count_complex_head(s);
     --sched_live_[s.scheduler];
     wakeups_[s.scheduler].park_elsewhere(s.sched_slot);
     lsu_waiters_.remove(id, s.scheduler);
@@ -381,24 +385,36 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
 bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     SchedulerWakeups& w = wakeups_[sc];
     w.release_timers(now);
-    bool issued = false;
-    w.for_each_candidate(
-        scan_start_[sc],
-        [&](unsigned unit) { return unit_free_at(static_cast<Unit>(unit), sc).when <= now; },
-        [&](unsigned slot) {
-            const std::uint32_t id = slot * cfg_.schedulers + sc;
-            SimdContext& s = simds_[id];
-            const Evaluation e = evaluate(s, now);
-            if (e.when > now) {
-                park(s, id, e, now);
-                return false;
-            }
-            lsu_waiters_.remove(id, sc);
-            issue(s, id, now);
-            scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(slot));
-            issued = true;
-            return true;
-        });
+    // Under complex_first, while the integer/complex unit is free and some
+    // simd's head is for it, the first ready complex instruction in the scan
+    // goes first (those heads are marked, so only they are looked at); else,
+    // as under greedy, the first ready simd.
+    std::uint32_t chosen = kNoSimd;
+    auto unit_free = [&](unsigned unit) {
+        return unit_free_at(static_cast<Unit>(unit), sc).when <= now;
+    };
+    auto first_ready = [&](unsigned slot) {
+        const std::uint32_t id = slot * cfg_.schedulers + sc;
+        SimdContext& s = simds_[id];
+        const Evaluation e = evaluate(s, now);
+        if (e.when > now) {
+            park(s, id, e, now);
+            return false;
+        }
+        chosen = id;
+        return true;
+    };
+    if (policy_->complex_first() && complex_heads_[sc] > 0 &&
+        unit_free_at(Unit::IntComplex, sc).when <= now)
+        w.for_each_candidate(scan_start_[sc], unit_free, first_ready, true);
+    if (chosen == kNoSimd) w.for_each_candidate(scan_start_[sc], unit_free, first_ready);
+    const bool issued = chosen != kNoSimd;
+    if (issued) {
+        SimdContext& s = simds_[chosen];
+        lsu_waiters_.remove(chosen, sc);
+        scan_start_[sc] = static_cast<std::uint32_t>(policy_->next_start(s.sched_slot));
+        issue(s, chosen, now);
+    }
     if (issued) return true;
     // Nothing can issue: the next chance is the first timer or a unit
     // someone waits on freeing up (units only ever free up later than they

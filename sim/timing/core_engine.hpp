@@ -95,6 +95,16 @@ class CoreEngine {
     bool schedule(unsigned sc, Cycle now, Evaluation& best);
     // The part of schedule() that looks at the simds themselves.
     bool look(unsigned sc, Cycle now, Evaluation& best);
+    static constexpr std::uint32_t kNoSimd = 0xffffffffu;
+    // Keeps complex_heads_ when a simd's head changes. (The head it had is
+    // known by the flag alone: a stream may reuse one buffer for every
+    // instruction, so the old head's instruction is gone by now.)
+    void count_complex_head(SimdContext& s) {
+        const bool complex = s.head && traits_[s.head->opcode].unit == isa::Unit::IntComplex;
+        complex_heads_[s.scheduler] += static_cast<int>(complex) - static_cast<int>(s.complex_head);
+        s.complex_head = complex;
+        wakeups_[s.scheduler].set_mark(s.sched_slot, complex);
+    }
     // Makes a simd a candidate from outside its scheduler's look.
     void wake(SimdContext& s) {
         wakeups_[s.scheduler].make_ready(s.sched_slot);
@@ -137,6 +147,8 @@ class CoreEngine {
     // is not looked at again before then).
     std::vector<Cycle> quiet_until_;
     std::vector<Evaluation> quiet_best_;
+    // Per scheduler: how many of its simds have an integer/complex head.
+    std::vector<std::int32_t> complex_heads_;
     std::unique_ptr<IssuePolicy> policy_;
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up

@@ -55,6 +55,7 @@ struct SimdContext {
     Cycle fetch_ready = 0;
     Cycle last_result = 0;  // when its last result is written
     bool at_barrier = false;
+    bool complex_head = false;  // the head is an integer/complex instruction
 
     // A lower bound on the first cycle the head can issue, and why it waits.
     Cycle earliest = 0;
