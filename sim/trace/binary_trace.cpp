@@ -28,8 +28,9 @@ constexpr std::size_t kMaxReplayedBody = 64;
 
 // Follows one section's records: instructions are decoded one at a time into
 // `current_`, repeat blocks are run by jumping back to their body's first
-// record (or replayed, see kMaxReplayedBody). The file was checked when opened, so nothing here
-// re-checks a record; chunks are verified against their checksum as they are decoded.
+// record (or replayed, see kMaxReplayedBody). The file was checked when
+// opened, so nothing here re-checks a record; chunks are verified against
+// their checksum as they are decoded.
 class BinaryStream final : public InstructionStream {
   public:
     BinaryStream(std::shared_ptr<const BinaryTraceFile> file, const SectionEntry& section)
@@ -41,12 +42,12 @@ class BinaryStream final : public InstructionStream {
     }
 
     const Instruction* peek() override {
-        if (!ready_ && !done_) fetch();
-        return ready_ ? head_ : nullptr;
+        if (!ready_) next();
+        return head_;
     }
 
     void advance() override {
-        if (!ready_ && !done_) fetch();
+        if (!ready_) next();
         ready_ = false;
     }
 
@@ -63,58 +64,67 @@ class BinaryStream final : public InstructionStream {
         if (!chunk_ || chunk_->index != chunk) chunk_ = file_->chunk(chunk);
         p_ = chunk_->bytes.get() + offset;
         end_ = chunk_->bytes.get() + chunk_->size;
+        deltas_ = {};  // every place a stream enters starts deltas from zero
     }
 
-    void fetch() {
+    // Makes head_ the next instruction, from a replayed body or the file;
+    // nullptr once the section has ended.
+    void next() {
         using namespace binary_trace;
-        if (const Instruction* replayed = replay_.next()) {
-            head_ = replayed;
-            ready_ = true;
-            return;
-        }
-        for (;;) {
+        ready_ = true;
+        if ((head_ = replay_.next())) return;
+        while (!done_) {
             // Records never straddle chunks, and the section's last record
             // ends it, so running off a chunk means its successor.
             if (p_ == end_) enter(chunk_->index + 1, 0);
-            switch (*p_ & 3u) {
-                case kInstructionRecord:
-                    p_ = decode_instruction(p_, opcodes_, last_id_, current_);
-                    head_ = &current_;
-                    replay_.decoded(current_);
-                    ready_ = true;
-                    return;
-                case kRepeatRecord:
-                    repeats_.push_back({chunk_->index,
-                                        static_cast<std::uint32_t>(p_ + 5 - chunk_->bytes.get()),
-                                        load<std::uint32_t>(p_ + 1) - 1});
-                    p_ += 5;
-                    replay_.repeat_started();
-                    break;
-                case kEndRepeatRecord: {
-                    if (repeats_.empty()) changed();  // checked at open: the file changed since
-                    Frame& f = repeats_.back();
-                    if (f.remaining == 0) {
-                        repeats_.pop_back();
-                        replay_.take_over(0);
-                        ++p_;
-                    } else if (replay_.take_over(f.remaining)) {
-                        // The remaining passes come from the decoded copy;
-                        // the file goes on after this record.
-                        repeats_.pop_back();
-                        ++p_;
-                        fetch();
-                        return;
-                    } else {
-                        --f.remaining;
-                        enter(f.chunk, f.offset);
-                    }
-                    break;
-                }
-                default:  // end of section
-                    done_ = true;
-                    chunk_.reset();
-                    return;
+            if ((*p_ & 3u) == kInstructionRecord) {
+                p_ = decode_instruction(p_, opcodes_, last_id_, deltas_, current_, unchecked_);
+                replay_.decoded(current_);
+                head_ = &current_;
+                return;
             }
+            if (!follow_control_record()) {
+                head_ = replay_.next();  // nullptr if the section ended
+                return;
+            }
+        }
+    }
+
+    // Follows the repeat, end-of-repeat or end-of-section record at p_;
+    // returns false where reading the file stops for now: the section has
+    // ended, or a replayed body gives the next instructions.
+    bool follow_control_record() {
+        using namespace binary_trace;
+        switch (*p_ & 3u) {
+            case kRepeatRecord:
+                repeats_.push_back({chunk_->index,
+                                    static_cast<std::uint32_t>(p_ + 5 - chunk_->bytes.get()),
+                                    load<std::uint32_t>(p_ + 1) - 1});
+                p_ += 5;
+                deltas_ = {};
+                replay_.repeat_started();
+                return true;
+            case kEndRepeatRecord: {
+                if (repeats_.empty()) changed();  // checked at open: the file changed since
+                Frame& f = repeats_.back();
+                if (f.remaining != 0 && !replay_.take_over(f.remaining)) {
+                    --f.remaining;
+                    enter(f.chunk, f.offset);
+                    return true;
+                }
+                // The last pass, or the remaining ones come from the
+                // decoded copy: the file goes on after this record.
+                const bool replayed = f.remaining != 0;
+                if (!replayed) replay_.take_over(0);
+                repeats_.pop_back();
+                ++p_;
+                deltas_ = {};
+                return !replayed;
+            }
+            default:  // end of section
+                done_ = true;
+                chunk_.reset();
+                return false;
         }
     }
 
@@ -128,12 +138,14 @@ class BinaryStream final : public InstructionStream {
     std::shared_ptr<const Chunk> chunk_;
     const unsigned char* p_ = nullptr;
     const unsigned char* end_ = nullptr;
+    binary_trace::Deltas deltas_;
+    binary_trace::Unchecked unchecked_;  // opening checked every record
     std::vector<Frame> repeats_;
     Instruction current_;
-    const Instruction* head_ = &current_;
+    const Instruction* head_ = nullptr;
     RepeatReplay replay_{kMaxReplayedBody};
-    bool ready_ = false;
-    bool done_ = false;
+    bool ready_ = false;  // head_ is the next instruction
+    bool done_ = false;   // the section's last record was read
 };
 
 class BinaryTraceWorkload final : public Workload {

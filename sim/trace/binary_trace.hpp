@@ -1,4 +1,4 @@
-// The binary trace format, version 1 (traces/FORMAT.md, "Binary trace
+// The binary trace format, version 2 (traces/FORMAT.md, "Binary trace
 // format"): the text format's structure (launch, sections, repeat blocks) as
 // compact records in independently compressed zstd chunks.
 #pragma once

@@ -337,6 +337,7 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
         const unsigned char* base = chunk->bytes.get();
         const unsigned char* p = base;
         const unsigned char* end = base + chunk->size;
+        Deltas deltas;  // from zero at the chunk's start (see Deltas)
         auto fail = [&](const std::string& why) {
             throw InputError(path(), describe(section) + ", chunk " + std::to_string(c) +
                                          ", byte " + std::to_string(p - base) + ": " + why);
@@ -346,9 +347,9 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
             const std::uint8_t tag = *p;
             switch (tag & 3u) {
                 case kInstructionRecord: {
-                    const unsigned char* next =
-                        check_instruction_record(p, end, opcodes(), mnemonic_count_,
-                                                 launch_.registers_halves, scratch, problem);
+                    const unsigned char* next = check_instruction_record(
+                        p, end, opcodes(), mnemonic_count_, launch_.registers_halves, deltas,
+                        scratch, problem);
                     if (!next) fail(problem);
                     if (out) out->instruction(scratch);
                     p = next;
@@ -365,6 +366,7 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
                     repeats.push_back(n);
                     if (out) out->begin_repeat(n);
                     p += 5;
+                    deltas = {};
                     break;
                 }
                 case kEndRepeatRecord:
@@ -373,6 +375,7 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
                     repeats.pop_back();
                     if (out) out->end_repeat();
                     ++p;
+                    deltas = {};
                     break;
                 default:
                     if (tag != kEndSectionRecord) fail("end-of-section record with unknown flags");

@@ -1,6 +1,7 @@
 #include "sim/trace/binary_trace_records.hpp"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace agx::binary_trace {
 
@@ -12,15 +13,26 @@ constexpr unsigned kMaxHalves = 8;  // memory data: 4 32-bit registers
 constexpr unsigned kWaitSlots = 2;
 constexpr unsigned kMaxBytesPerLane = 16;
 
+unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
+    for (; v >= 0x80; v >>= 7) *p++ = static_cast<unsigned char>(v | 0x80);
+    *p++ = static_cast<unsigned char>(v);
+    return p;
+}
+
+template <typename U>
+U zigzag(U v) {
+    using S = std::make_signed_t<U>;
+    return static_cast<U>((v << 1) ^ static_cast<U>(static_cast<S>(v) >> (8 * sizeof(U) - 1)));
+}
+
 unsigned char* encode_operand(const Operand& o, unsigned char* p) {
     if (o.halves > 15) throw std::invalid_argument("binary trace: operand wider than 15 halves");
     p[0] = static_cast<unsigned char>(static_cast<unsigned>(o.kind) |
                                       static_cast<unsigned>(o.hint) << 2 |
                                       static_cast<unsigned>(o.halves) << 4);
-    store<std::uint16_t>(p + 1, o.first_half);
-    if (o.kind != OperandKind::Imm) return p + 3;
-    store<std::uint32_t>(p + 3, o.imm);
-    return p + 7;
+    p = put_varint(p + 1, o.first_half);
+    if (o.kind != OperandKind::Imm) return p;
+    return put_varint(p, zigzag(o.imm));
 }
 
 bool has_memory(const MemoryAccess& m) {
@@ -58,7 +70,7 @@ std::string describe_operand(const Operand& o, const char* role, unsigned i,
 
 }  // namespace
 
-std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
+std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id, Deltas& deltas,
                                unsigned char* out) {
     if (in.num_dst > in.dst.size() || in.num_src > in.src.size())
         throw std::invalid_argument("binary trace: instruction with too many operands");
@@ -72,13 +84,11 @@ std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
     unsigned char* p = out;
     p[0] = tag;
     p[1] = static_cast<unsigned char>(in.num_dst | in.num_src << 4);
-    store<std::uint16_t>(p + 2, mnemonic_id);
-    store<std::uint32_t>(p + 4, in.pc);
-    p += 8;
-    if (tag & kHasLine) {
-        store<std::uint32_t>(p, in.source_line);
-        p += 4;
-    }
+    p = put_varint(p + 2, mnemonic_id);
+    p = put_varint(p, zigzag<std::uint32_t>(in.pc - deltas.pc));
+    deltas.pc = in.pc;
+    if (tag & kHasLine) p = put_varint(p, zigzag<std::uint32_t>(in.source_line - deltas.line));
+    deltas.line = in.source_line;
     for (unsigned i = 0; i < in.num_dst; ++i) p = encode_operand(in.dst[i], p);
     for (unsigned i = 0; i < in.num_src; ++i) p = encode_operand(in.src[i], p);
     if (tag & kHasMask) {
@@ -92,9 +102,9 @@ std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
             std::memcpy(p, in.mem.lane.data(), sizeof in.mem.lane);
             p += sizeof in.mem.lane;
         } else {
-            store<std::uint64_t>(p, in.mem.base);
-            store<std::int64_t>(p + 8, in.mem.stride);
-            p += 16;
+            p = put_varint(p, zigzag<std::uint64_t>(in.mem.base - deltas.base));
+            p = put_varint(p, zigzag(static_cast<std::uint64_t>(in.mem.stride)));
+            deltas.base = in.mem.base;
         }
     }
     return static_cast<std::size_t>(p - out);
@@ -102,12 +112,10 @@ std::size_t encode_instruction(const Instruction& in, std::uint16_t mnemonic_id,
 
 const unsigned char* check_instruction_record(const unsigned char* p, const unsigned char* end,
                                               const isa::Opcode* opcodes, std::size_t mnemonics,
-                                              std::uint32_t registers_halves, Instruction& scratch,
-                                              std::string& problem) {
-    if (end - p < 8) {
-        problem = "instruction record cut by the end of its chunk";
-        return nullptr;
-    }
+                                              std::uint32_t registers_halves, Deltas& deltas,
+                                              Instruction& scratch, std::string& problem) {
+    // The chunk's zero padding lets the record be decoded before its end is
+    // known: decoding never reads more than kMaxInstructionRecord bytes.
     const std::uint8_t tag = p[0];
     if (tag & kReservedFlag) {
         problem = "instruction record with unknown flags";
@@ -122,16 +130,26 @@ const unsigned char* check_instruction_record(const unsigned char* p, const unsi
                   std::to_string(p[1] >> 4) + " sources (at most 2 and 4)";
         return nullptr;
     }
-    const std::uint16_t id = load<std::uint16_t>(p + 2);
+    bool bad = false;
+    std::uint16_t id = 0;
+    get_varint(p + 2, id, bad);
+    if (bad) {
+        problem = "instruction record with a mnemonic id of more than 16 bits";
+        return nullptr;
+    }
     if (id >= mnemonics) {
         problem = "mnemonic id " + std::to_string(id) + " not in the index's " +
                   std::to_string(mnemonics) + " mnemonics";
         return nullptr;
     }
-    const unsigned char* next =
-        decode_instruction(p, opcodes, static_cast<std::uint16_t>(mnemonics - 1), scratch);
+    const unsigned char* next = decode_instruction(
+        p, opcodes, static_cast<std::uint16_t>(mnemonics - 1), deltas, scratch, bad);
     if (next > end) {
         problem = "instruction record cut by the end of its chunk";
+        return nullptr;
+    }
+    if (bad) {
+        problem = "instruction record with a varint too long for its field";
         return nullptr;
     }
     const Instruction& in = scratch;

@@ -35,7 +35,7 @@ class TraceWriter {
 
 // Text format v1 (traces/FORMAT.md).
 std::unique_ptr<TraceWriter> make_text_trace_writer(std::ostream& out);
-// Binary format v1 (traces/FORMAT.md, "Binary trace format"). Needs only
+// Binary format v2 (traces/FORMAT.md, "Binary trace format"). Needs only
 // one chunk of memory plus 24 bytes per chunk written; `out` must be at its
 // start (offsets in the file count from the writer's first byte).
 std::unique_ptr<TraceWriter> make_binary_trace_writer(std::ostream& out);

@@ -50,7 +50,13 @@ class BinaryTraceWriter final : public TraceWriter {
             opcodes_.push_back(in.opcode);
         }
         unsigned char record[kMaxInstructionRecord];
-        append(record, encode_instruction(in, it->second, record));
+        std::size_t n = encode_instruction(in, it->second, deltas_, record);
+        if (chunk_.size() + n > kChunkBytes) {
+            // It starts the next chunk, where deltas start from zero again.
+            flush_chunk();
+            n = encode_instruction(in, it->second, deltas_, record);
+        }
+        append(record, n);
     }
 
     void begin_repeat(std::uint32_t count) override {
@@ -61,6 +67,7 @@ class BinaryTraceWriter final : public TraceWriter {
         unsigned char record[5] = {kRepeatRecord};
         store<std::uint32_t>(record + 1, count);
         append(record, sizeof record);
+        deltas_ = {};  // a repeat pass jumps back to here
     }
 
     void end_repeat() override {
@@ -68,6 +75,7 @@ class BinaryTraceWriter final : public TraceWriter {
         --depth_;
         const unsigned char record = kEndRepeatRecord;
         append(&record, 1);
+        deltas_ = {};  // a replayed body's stream goes on from here
     }
 
     void end_section() override {
@@ -187,6 +195,7 @@ class BinaryTraceWriter final : public TraceWriter {
         chunks_.push_back(e);
         write(frame_.data(), frame_.size());
         chunk_.clear();
+        deltas_ = {};
     }
 
     std::ostream& out_;
@@ -197,6 +206,7 @@ class BinaryTraceWriter final : public TraceWriter {
     unsigned depth_ = 0;
     FrameCompressor compressor_;
     std::vector<unsigned char> chunk_;
+    Deltas deltas_;  // of the chunk's records so far
     std::string frame_;
     std::vector<SectionEntry> sections_;
     std::vector<ChunkEntry> chunks_;

@@ -1,4 +1,4 @@
-// The binary trace format v1: round trips with the text format, random
+// The binary trace format v2: round trips with the text format, random
 // access to sections, streaming in bounded memory, and bad files.
 #include <unistd.h>
 
@@ -204,12 +204,22 @@ TEST_CASE("repeat bodies and sections spanning many chunks", "[binary_trace]") {
     // 3000 distinct instructions in a repeat body make it span several
     // 32 KiB chunks, so every pass jumps back across chunks.
     std::string text = kHeader.substr(0, kHeader.find("threadgroups=1")) +
-                       "threadgroups=4 registers=64\nsimd 0\n  repeat 3\n";
+                       "threadgroups=5 registers=64\nsimd 0\n  repeat 3\n";
     for (int i = 0; i < 3000; ++i)
         text += "    fmadd32 r" + std::to_string(i % 30) + ", r1, " + std::to_string(i) + ", r2\n";
     text += "  end\n";
     for (int i = 0; i < 5000; ++i) text += "  iadd32 r3, r3, " + std::to_string(i) + "\n";
     text += "end\nsimd 1\n  repeat 2\n    repeat 2\n      fadd32 r0, r0, r1\n    end\n  end\nend\n";
+    // Memory accesses, whose bases are deltas, up and down, across chunks,
+    // repeat passes and replayed bodies.
+    text += "simd 4\n  repeat 3\n";
+    for (int i = 0; i < 4000; ++i)
+        text += "    device_load r" + std::to_string(4 + i % 8) + ", u0_u1 addr=" +
+                std::to_string((i % 7 == 3 ? 0x900000 : 0x10000) + 128 * (i % 1000)) +
+                (i % 3 ? "+4*lane" : "-8*lane") + "\n";
+    text += "  end\n  repeat 4\n    device_load r4, u0_u1 addr=0x40+4*lane\n";
+    text += "    device_load r5, u0_u1 addr=0x20+4*lane\n  end\n";
+    text += "  device_load r6, u0_u1 addr=0x7fff00+4*lane\nend\n";
     // Bodies at and just past the length a stream replays from a decoded copy.
     for (int simd : {2, 3}) {
         text += "simd " + std::to_string(simd) + "\n  repeat 5\n";
@@ -365,6 +375,34 @@ TEST_CASE("a binary trace changed after it was opened stops its streams",
     }
 }
 
+TEST_CASE("opening checks every record, not only checksums", "[binary_trace][errors]") {
+    // The writer keeps what it is given; a register beyond the launch's makes
+    // a file whose checksums are right but whose record is not.
+    TempFile bin(".agxb");
+    {
+        std::ofstream out(bin.path(), std::ios::binary);
+        auto w = make_binary_trace_writer(out);
+        Launch l;
+        l.threads_per_threadgroup = 32;
+        l.threadgroups = 1;
+        l.registers_halves = 8;
+        w->begin(l, "");
+        w->begin_section(0, 0);
+        Instruction in = make_instruction("fadd32", {reg32(0), reg32(1), reg32(2)});
+        for (std::uint32_t i = 0; i < 5000; ++i) {  // two chunks
+            in.pc = 4 * i;
+            in.src[1].first_half = i == 4321 ? 8 : 4;
+            w->instruction(in);
+        }
+        w->end_section();
+        w->finish();
+    }
+    const std::string e = error_of(bin.path());
+    INFO(e);
+    CHECK(e.rfind(bin.path() + ": section 0 (simd 0), chunk ", 0) == 0);
+    CHECK(e.find("fadd32 source 2: register halves 8..9 out of range") != std::string::npos);
+}
+
 TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][errors]") {
     TempFile good(".agxb");
     convert(example("load_wait_use.trace"), good, true);
@@ -397,8 +435,10 @@ TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][er
     }
     SECTION("version") {
         std::string b = bytes;
-        b[8] = 2;
-        expect_error(b, "version 2 not supported");
+        b[8] = 1;  // the fixed-width records before version 2
+        expect_error(b, "binary trace version 1 not supported (this agxsim reads version 2)");
+        b[8] = 3;
+        expect_error(b, "version 3 not supported");
     }
     SECTION("truncation at every length") {
         for (std::size_t n :
