@@ -385,29 +385,35 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
 bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     SchedulerWakeups& w = wakeups_[sc];
     w.release_timers(now);
-    // Under complex_first, while the integer/complex unit is free and some
-    // simd's head is for it, the first ready complex instruction in the scan
-    // goes first (those heads are marked, so only they are looked at); else,
-    // as under greedy, the first ready simd.
-    std::uint32_t chosen = kNoSimd;
-    auto unit_free = [&](unsigned unit) {
-        return unit_free_at(static_cast<Unit>(unit), sc).when <= now;
-    };
-    auto first_ready = [&](unsigned slot) {
-        const std::uint32_t id = slot * cfg_.schedulers + sc;
-        SimdContext& s = simds_[id];
-        const Evaluation e = evaluate(s, now);
-        if (e.when > now) {
-            park(s, id, e, now);
-            return false;
-        }
-        chosen = id;
-        return true;
-    };
-    if (policy_->complex_first() && complex_heads_[sc] > 0 &&
-        unit_free_at(Unit::IntComplex, sc).when <= now)
-        w.for_each_candidate(scan_start_[sc], unit_free, first_ready, true);
-    if (chosen == kNoSimd) w.for_each_candidate(scan_start_[sc], unit_free, first_ready);
+    // The first ready simd in the scan issues. Under complex_first, while the
+    // integer/complex unit is free and some simd's head is for it, the scan
+    // goes on past the first ready simd to the first ready complex
+    // instruction (only simds whose head is complex are evaluated on the
+    // way), and falls back to the first ready simd if there is none.
+    const bool complex_first = policy_->complex_first() && complex_heads_[sc] > 0 &&
+                               unit_free_at(Unit::IntComplex, sc).when <= now;
+    std::uint32_t chosen = kNoSimd, first_ready = kNoSimd;
+    w.for_each_candidate(
+        scan_start_[sc],
+        [&](unsigned unit) { return unit_free_at(static_cast<Unit>(unit), sc).when <= now; },
+        [&](unsigned slot) {
+            // Past the first ready simd, only complex heads (marked) matter.
+            if (first_ready != kNoSimd && !w.marked(slot)) return false;  // stays ready
+            const std::uint32_t id = slot * cfg_.schedulers + sc;
+            SimdContext& s = simds_[id];
+            const Evaluation e = evaluate(s, now);
+            if (e.when > now) {
+                park(s, id, e, now);
+                return false;
+            }
+            if (complex_first && !s.complex_head) {
+                first_ready = id;
+                return false;
+            }
+            chosen = id;
+            return true;
+        });
+    if (chosen == kNoSimd) chosen = first_ready;
     const bool issued = chosen != kNoSimd;
     if (issued) {
         SimdContext& s = simds_[chosen];

@@ -5,41 +5,39 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : keys_(cfg.entries, 0),
+    : keys_(cfg.entries, kEmpty),
+      stamps_(cfg.entries, 0),
       victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
 
-int RegisterCache::find(std::uint32_t k) const {
+// One pass finds the key or, failing that, the entry a fill would take: an
+// empty one (stamp 0) first, else the oldest stamp.
+int RegisterCache::find(std::uint32_t k, std::uint32_t& victim) const {
     const std::uint32_t* keys = keys_.data();
-    for (std::uint32_t i = 0; i < valid_; ++i)
+    const std::uint64_t* stamps = stamps_.data();
+    // The oldest stamp is tracked without branches: the order of stamps is
+    // what a predictor cannot learn.
+    const auto n = static_cast<std::uint32_t>(keys_.size());
+    std::uint32_t v = 0;
+    std::uint64_t oldest = ~0ull;
+    for (std::uint32_t i = 0; i < n; ++i) {
         if (keys[i] == k) return static_cast<int>(i);
+        const bool older = stamps[i] < oldest;
+        oldest = older ? stamps[i] : oldest;
+        v = older ? i : v;
+    }
+    victim = v;
     return -1;
 }
 
-void RegisterCache::to_front(std::uint32_t e) {
-    const std::uint32_t k = keys_[e];
-    for (std::uint32_t i = e; i > 0; --i)
-        keys_[i] = keys_[i - 1];  // a few entries: no memmove call
-    keys_[0] = k;
-}
-
-void RegisterCache::erase(std::uint32_t e) {
-    for (std::uint32_t i = e + 1; i < valid_; ++i) keys_[i - 1] = keys_[i];
-    --valid_;
-}
-
-void RegisterCache::insert(std::uint32_t k) {
-    const std::uint32_t n = static_cast<std::uint32_t>(keys_.size());
+void RegisterCache::fill(std::uint32_t victim, std::uint32_t k) {
+    const auto n = static_cast<std::uint32_t>(keys_.size());
     if (n == 0) return;
-    if (valid_ == n) {
-        // Full: LRU and FIFO evict the oldest stamp, the last entry; random
-        // evicts any.
-        erase(victims_.policy() == Replacement::Random
-                  ? victims_.pick(n, [](std::uint32_t) { return 0; })
-                  : n - 1);
-    }
-    keys_[valid_++] = k;
-    to_front(valid_ - 1);
+    // Random replacement only picks among full entries; an empty one goes first.
+    if (victims_.policy() == Replacement::Random && keys_[victim] != kEmpty)
+        victim = victims_.pick(n, [](std::uint32_t) { return 0; });
+    keys_[victim] = k;
+    stamps_[victim] = ++tick_;
 }
 
 namespace {
@@ -60,28 +58,32 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         const Operand& op = inst.src[i];
         for_each_register(op, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
-            const int e = find(k);
+            std::uint32_t victim = 0;
+            const int e = find(k, victim);
             if (e >= 0) {
                 ++hits_;
-                if (op.hint == CacheHint::Discard)
-                    erase(static_cast<std::uint32_t>(e));
-                else if (victims_.stamp_on_hit())
-                    to_front(static_cast<std::uint32_t>(e));
+                if (op.hint == CacheHint::Discard) {
+                    keys_[e] = kEmpty;
+                    stamps_[e] = 0;
+                } else if (victims_.stamp_on_hit()) {
+                    stamps_[e] = ++tick_;
+                }
                 return;
             }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
-            if (op.hint != CacheHint::Discard) insert(k);
+            if (op.hint != CacheHint::Discard) fill(victim, k);
         });
     }
     for (unsigned i = 0; i < inst.num_dst; ++i)
         for_each_register(inst.dst[i], [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
-            const int e = find(k);
+            std::uint32_t victim = 0;
+            const int e = find(k, victim);
             if (e >= 0)
-                to_front(static_cast<std::uint32_t>(e));  // a new value: stamped as a fill
+                stamps_[e] = ++tick_;  // a new value: stamped as a fill
             else
-                insert(k);
+                fill(victim, k);
         });
     file_read_halves_ += missed_halves;
     if (missed_halves == 0) return 0;
@@ -97,10 +99,11 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {
-    std::uint32_t kept = 0;
-    for (std::uint32_t i = 0; i < valid_; ++i)
-        if (keys_[i] >> 8 != simd) keys_[kept++] = keys_[i];
-    valid_ = kept;
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+        if (keys_[i] != kEmpty && keys_[i] >> 8 == simd) {
+            keys_[i] = kEmpty;
+            stamps_[i] = 0;
+        }
 }
 
 }  // namespace agx

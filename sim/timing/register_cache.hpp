@@ -41,18 +41,18 @@ class RegisterCache {
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
   private:
-    // Entries as packed keys (simd << 8 | register), the valid ones first and
-    // in the replacement order: newest stamp first (the last use for LRU,
-    // the fill for FIFO), so the victim is always the last valid entry and
-    // a lookup, a handful per instruction, scans a few contiguous words.
+    // Entries as packed keys (simd << 8 | register) with their stamps in a
+    // parallel array (0: empty); LRU stamps on every use, FIFO on fills. A
+    // lookup, a handful per instruction, scans a few contiguous words and
+    // finds the victim on the way.
+    static constexpr std::uint32_t kEmpty = 0xffffffffu;
     static std::uint32_t key(std::uint32_t simd, std::uint16_t reg) { return simd << 8 | reg; }
-    int find(std::uint32_t k) const;
-    void insert(std::uint32_t k);
-    void to_front(std::uint32_t e);  // stamps entry e
-    void erase(std::uint32_t e);
+    int find(std::uint32_t k, std::uint32_t& victim) const;
+    void fill(std::uint32_t victim, std::uint32_t k);
 
     std::vector<std::uint32_t> keys_;
-    std::uint32_t valid_ = 0;
+    std::vector<std::uint64_t> stamps_;
+    std::uint64_t tick_ = 0;
     VictimPicker victims_;
     std::uint32_t read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_

@@ -99,22 +99,23 @@ class SchedulerWakeups {
     // The resources someone waits on, as a bit mask.
     std::uint32_t waited_on() const { return waited_on_; }
 
-    // A mark per slot that the owner keeps (whatever it needs to find
-    // among the candidates quickly); for_each_candidate can visit only those.
+    // A mark per slot that the owner keeps, to tell slots apart in a walk
+    // without looking at them.
     void set_mark(unsigned slot, bool on) {
         if (on)
             set(marked_.data(), slot);
         else
             clear(marked_.data(), slot);
     }
+    bool marked(unsigned slot) const { return marked_[slot / 64] >> (slot % 64) & 1u; }
 
     // Calls visit(slot) for each candidate, in a circle from `start`, until it
     // returns true. Candidates are the ready slots and the slots waiting on a
-    // resource for which free(resource) says it is free now (only the marked
-    // ones if `marked_only`); visit must re-park the slot it is given, or
-    // leave it ready, and may stop the walk by returning true.
+    // resource for which free(resource) says it is free now; visit must
+    // re-park the slot it is given, or leave it ready, and may stop the walk
+    // by returning true.
     template <class Free, class Visit>
-    void for_each_candidate(unsigned start, Free free, Visit visit, bool marked_only = false) {
+    void for_each_candidate(unsigned start, Free free, Visit visit) {
         std::copy(ready_.begin(), ready_.end(), scratch_.begin());
         for (std::uint32_t m = waited_on_; m; m &= m - 1) {
             const unsigned r = static_cast<unsigned>(__builtin_ctz(m));
@@ -122,8 +123,6 @@ class SchedulerWakeups {
             const std::uint64_t* w = waiting_.data() + std::size_t{r} * words_;
             for (unsigned i = 0; i < words_; ++i) scratch_[i] |= w[i];
         }
-        if (marked_only)
-            for (unsigned i = 0; i < words_; ++i) scratch_[i] &= marked_[i];
         const unsigned slots = static_cast<unsigned>(where_.size());
         if (start >= slots) start = 0;  // round robin past the last slot
         // From start to the end, then from 0 to start.
