@@ -12,15 +12,16 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <vector>
+
+#include <boost/circular_buffer.hpp>
 
 namespace agx {
 
 class LsuWaiters {
   public:
     LsuWaiters(std::uint32_t simds, unsigned schedulers)
-        : state_(simds, kNone), per_scheduler_(schedulers, 0) {}
+        : state_(simds, kNone), per_scheduler_(schedulers, 0), queue_(simds) {}
 
     bool waiting(std::uint32_t id) const { return state_[id] != kNone; }
     bool asleep(std::uint32_t id) const { return state_[id] == kAsleep; }
@@ -56,7 +57,9 @@ class LsuWaiters {
     enum : std::uint8_t { kNone, kAsleep, kWoken };
     std::vector<std::uint8_t> state_;
     std::vector<std::uint32_t> per_scheduler_;
-    std::deque<std::uint32_t> queue_;
+    // At most one entry per simd: a ring of that capacity never allocates
+    // (a deque would, as its front moves on).
+    boost::circular_buffer<std::uint32_t> queue_;
 };
 
 }  // namespace agx
