@@ -96,8 +96,10 @@ const Expansion* find_expansion(std::string_view metal_name);
 
 // Turns any metal-benchmarks row name into machine instructions: an exact
 // expansion name ("DIV32"), or a mix of terms joined by " + " where each term
-// may carry a count ("IMUL32 + 3 IADD32"). The first step of every term is
-// independent of the previous term. Empty when some term is unknown.
+// may carry a count ("IMUL32 + 3 IADD32"). The terms form one dependent
+// chain, each taking the previous one's result (metal-benchmarks README: at
+// ILP 1 every operation depends on the previous one; "BITWISE32 + ADD32"
+// latency 6.44 is both in a row). Empty when some term is unknown.
 std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name);
 
 }  // namespace agx::isa

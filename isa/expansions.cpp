@@ -345,7 +345,7 @@ std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
         for (int i = 0; i < count; ++i) {
             for (std::size_t k = 0; k < e->steps.size(); ++k) {
                 auto step = e->steps[k];
-                if (k == 0) step.depends_on_previous = false;
+                if (k == 0) step.depends_on_previous = !out.empty();  // one chain
                 out.push_back(step);
             }
         }

@@ -32,10 +32,10 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       simds_(cfg.max_resident_simds),
       group_slots_(residency.threadgroups_per_core),
       sched_live_(cfg.schedulers, 0),
-      quiet_until_(cfg.schedulers, 0),
-      complex_heads_(cfg.schedulers, 0),
-      quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
+      quiet_until_(cfg.schedulers, 0),
+      quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
+      complex_heads_(cfg.schedulers, 0),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
@@ -164,9 +164,12 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
 // it (a simd that has finished no longer takes part).
 void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
     if (g.at_barrier == 0 || g.at_barrier != g.live_simds) return;
+    const auto slot = static_cast<std::uint32_t>(&g - group_slots_.data());
     for (std::uint32_t other : g.simds) {
         SimdContext& o = simds_[other];
-        if (o.active && o.at_barrier) {
+        // The group's simds that finished early may have left their ids to a
+        // later group's: only this group's own take part.
+        if (o.active && o.at_barrier && o.group_slot == slot) {
             o.at_barrier = false;
             o.earliest = now + 1;
             wakeups_[o.scheduler].sleep_until(o.sched_slot, now + 1);
@@ -200,7 +203,10 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     lsu_waiters_.remove(id, sc);
     // The bound of a pipe or the SFU moves whenever another simd takes it:
     // wait for the unit itself, not for a cycle. Every other bound of the
-    // head is at most the unit's, so once it frees up they have too.
+    // head was at most the unit's when it was evaluated; most cannot move
+    // (registers, fetch, wait slots), and those that can only move later
+    // (the load/store unit's, threadgroup memory's), which costs one more
+    // evaluation when the unit frees up, never a late issue.
     if (e.cause == StallCause::PipeBusy || e.cause == StallCause::SfuBusy)
         wakeups_[sc].wait_for(slot, static_cast<unsigned>(unit));
     else if (e.when == kNever)
@@ -289,6 +295,8 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     if (info.is_barrier && s.active) {
         GroupSlot& g = group_slots_[s.group_slot];
         s.at_barrier = true;
+        s.earliest = kNever;  // what an evaluation would say, for the stall cause
+        s.cause = StallCause::Barrier;
         wakeups_[sched].park_elsewhere(s.sched_slot);
         ++g.at_barrier;
         release_barrier_if_complete(g, now);

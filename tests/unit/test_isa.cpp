@@ -266,7 +266,9 @@ TEST_CASE("expand_metal splits mixes with counts", "[isa]") {
     REQUIRE(mix->size() == 4);
     CHECK((*mix)[0].mnemonic == "imul32");
     CHECK((*mix)[3].mnemonic == "iadd32");
-    for (const auto& s : *mix) CHECK_FALSE(s.depends_on_previous);
+    // One dependent chain through the terms, as the benchmarks' ILP 1 is.
+    CHECK_FALSE((*mix)[0].depends_on_previous);
+    for (std::size_t i = 1; i < mix->size(); ++i) CHECK((*mix)[i].depends_on_previous);
 
     auto frac = expand_metal("FRACT32 + IADD32 + BITWISE32");
     REQUIRE(frac);
