@@ -190,7 +190,7 @@ std::vector<InstructionInfo> build() {
     add(op("imadd32x64", X, "imad_wide", tri(4, 2, 2, 4), 8, "32x32 + 64 -> 64-bit multiply-add"));
     add(op("imulhi32", X, "imul_wide", bin(2, 2), 8, "high 32 bits of a 32x32 multiply"));
     add(op("bfeil", X, "bitfield", tri(2, 2, 2, 2), 8, "bit-field extract (value, offset, count)"));
-    add(op("bfi", X, "bitfield", {dst(2), src(2), src(2), src(2), src(2)}, 8,
+    add(op("bfi", X, "bitinsert", {dst(2), src(2), src(2), src(2), src(2)}, 8,
            "bit-field insert (base, insert, offset, count)"));
     add(op("extr", X, "bitfield", tri(2, 2, 2, 2), 8,
            "extract 32 bits from a register pair at a shift"));
@@ -215,9 +215,9 @@ std::vector<InstructionInfo> build() {
     add(op("rcp32", X, "recip", un(2, 2), 4, "32-bit float reciprocal"));
     add(op("rsqrt16", X, "rsqrt", un(1, 1), 4, "16-bit float reciprocal square root"));
     add(op("rsqrt32", X, "rsqrt", un(2, 2), 4, "32-bit float reciprocal square root"));
-    add(op("exp2_16", X, "exp_log", un(1, 1), 4, "16-bit float base-2 exponential"));
+    add(op("exp2_16", X, "exp_log16", un(1, 1), 4, "16-bit float base-2 exponential"));
     add(op("exp2_32", X, "exp_log", un(2, 2), 4, "32-bit float base-2 exponential"));
-    add(op("log2_16", X, "exp_log", un(1, 1), 4, "16-bit float base-2 logarithm"));
+    add(op("log2_16", X, "exp_log16", un(1, 1), 4, "16-bit float base-2 logarithm"));
     add(op("log2_32", X, "exp_log", un(2, 2), 4, "32-bit float base-2 logarithm"));
     add(op("sin_pt_1", X, "sin_pt", un(2, 2), 4, "sine, first part (after range reduction)"));
     add(op("sin_pt_2", X, "sin_pt", un(2, 2), 4, "sine, second part"));
@@ -235,9 +235,9 @@ std::vector<InstructionInfo> build() {
            "read a value from a lane of the quad"));
     add(op("quad_broadcast", S, "simd_shuffle", bin(2, 2), 8, "broadcast within each quad"));
     add(op("simd_ballot", S, "simd_ballot", un(2, 2), 6, "mask of lanes whose value is non-zero"));
-    add(op("icmp_ballot", S, "simd_ballot", bin(2, 2), 8,
+    add(op("icmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where an integer compare holds"));
-    add(op("fcmp_ballot", S, "simd_ballot", bin(2, 2), 8,
+    add(op("fcmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where a float compare holds"));
     add(op("quad_ballot", S, "simd_ballot", un(2, 2), 6, "ballot within each quad"));
     // An 8x8 matrix spreads over the 32 lanes as 2 elements per lane: a
