@@ -140,6 +140,24 @@ const std::string kRichTrace =
     "  mov r7, 0xdeadbeef\n"
     "end\n";
 
+// Writes a binary trace of one simd (one 32-thread threadgroup) whose
+// `count` instructions come from make(i).
+template <class Make>
+void write_one_simd(const std::string& path, std::uint32_t registers_halves, std::uint32_t count,
+                    Make make) {
+    std::ofstream out(path, std::ios::binary);
+    auto w = make_binary_trace_writer(out);
+    Launch l;
+    l.threads_per_threadgroup = 32;
+    l.threadgroups = 1;
+    l.registers_halves = registers_halves;
+    w->begin(l, "flat");
+    w->begin_section(0, 0);
+    for (std::uint32_t i = 0; i < count; ++i) w->instruction(make(i));
+    w->end_section();
+    w->finish();
+}
+
 }  // namespace
 
 TEST_CASE("crc32 is zlib's", "[binary_trace]") {
@@ -325,24 +343,12 @@ TEST_CASE("a binary trace streams in bounded memory", "[binary_trace][streaming]
     // 400k distinct instructions (no repeat block): about 300 chunks.
     constexpr std::uint32_t kCount = 400000;
     TempFile bin(".agxb");
-    {
-        std::ofstream out(bin.path(), std::ios::binary);
-        auto w = make_binary_trace_writer(out);
-        Launch l;
-        l.threads_per_threadgroup = 32;
-        l.threadgroups = 1;
-        l.registers_halves = 64;
-        w->begin(l, "flat");
-        w->begin_section(0, 0);
-        Instruction in = make_instruction("fadd32", {reg32(0), reg32(0), imm(0)});
-        for (std::uint32_t i = 0; i < kCount; ++i) {
-            in.src[1].imm = i;
-            in.pc = 4 * i;
-            w->instruction(in);
-        }
-        w->end_section();
-        w->finish();
-    }
+    Instruction in = make_instruction("fadd32", {reg32(0), reg32(0), imm(0)});
+    write_one_simd(bin.path(), 64, kCount, [&](std::uint32_t i) {
+        in.src[1].imm = i;
+        in.pc = 4 * i;
+        return in;
+    });
     const std::size_t rss0 = resident_bytes();
     auto w = open_binary_trace(bin.path());
     auto s = w->open(0, 0);
@@ -379,24 +385,12 @@ TEST_CASE("opening checks every record, not only checksums", "[binary_trace][err
     // The writer keeps what it is given; a register beyond the launch's makes
     // a file whose checksums are right but whose record is not.
     TempFile bin(".agxb");
-    {
-        std::ofstream out(bin.path(), std::ios::binary);
-        auto w = make_binary_trace_writer(out);
-        Launch l;
-        l.threads_per_threadgroup = 32;
-        l.threadgroups = 1;
-        l.registers_halves = 8;
-        w->begin(l, "");
-        w->begin_section(0, 0);
-        Instruction in = make_instruction("fadd32", {reg32(0), reg32(1), reg32(2)});
-        for (std::uint32_t i = 0; i < 5000; ++i) {  // two chunks
-            in.pc = 4 * i;
-            in.src[1].first_half = i == 4321 ? 8 : 4;
-            w->instruction(in);
-        }
-        w->end_section();
-        w->finish();
-    }
+    Instruction in = make_instruction("fadd32", {reg32(0), reg32(1), reg32(2)});
+    write_one_simd(bin.path(), 8, 5000, [&](std::uint32_t i) {  // two chunks
+        in.pc = 4 * i;
+        in.src[1].first_half = i == 4321 ? 8 : 4;
+        return in;
+    });
     const std::string e = error_of(bin.path());
     INFO(e);
     CHECK(e.rfind(bin.path() + ": section 0 (simd 0), chunk ", 0) == 0);
