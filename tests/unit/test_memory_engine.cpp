@@ -10,6 +10,7 @@
 #include "sim/timing/core_engine.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/trace/program_workload.hpp"
+#include "tests/unit/engine_rig.hpp"
 
 using namespace agx;
 
@@ -50,48 +51,14 @@ struct FakeL1 : MemoryPort {
     Cycle last_accepted() const override { return accepted; }
 };
 
-struct Rig {
-    CoreConfig cfg = small_core();
-    std::vector<std::unique_ptr<RegisterCache>> rcs;
-    PipeState fp{4}, ic{4}, sh{4}, ls{4}, tg{4}, ctl{4};
-    SharedSfu sfu{4, 32, 32};
+// The engine on small_core() with fake memories: threadgroup memory of 32
+// banks of 4 bytes.
+struct Rig : test::EngineRig {
     FakeL1 l1{100};
     FakeL1 icache{0};
     ThreadgroupMemory banks{32, 4};
-    std::unique_ptr<LoadStoreUnit> lsu;
-    std::unique_ptr<CoreEngine> engine;
-
-    Cycle run(Workload& w) {
-        CoreBlocks b;
-        for (int i = 0; i < 4; ++i) {
-            rcs.push_back(std::make_unique<RegisterCache>(cfg.register_cache));
-            b.register_caches.push_back(rcs.back().get());
-        }
-        lsu = std::make_unique<LoadStoreUnit>(cfg, l1);
-        b.fp32_int = &fp;
-        b.int_complex = &ic;
-        b.sfu = &sfu;
-        b.shuffle = &sh;
-        b.load_store = &ls;
-        b.threadgroup = &tg;
-        b.control = &ctl;
-        b.lsu = lsu.get();
-        b.icache = &icache;
-        b.tgmem = &banks;
-        const Residency res = compute_residency(cfg, w.launch(), "test");
-        ThreadgroupSource groups(w.launch().threadgroups);
-        engine = std::make_unique<CoreEngine>(cfg, b, w, groups, res);
-        Cycle now = 0;
-        while (now != kNever) now = engine->step(now);
-        engine->account_until(engine->end_cycle());
-        return engine->end_cycle();
-    }
-    std::uint64_t stalls(StallCause c) const {
-        std::uint64_t n = 0;
-        for (const auto& s : engine->scheduler_counters())
-            n += s.stalls[static_cast<std::size_t>(c)];
-        return n;
-    }
+    Rig() : EngineRig(small_core()) {}
+    Cycle run(Workload& w) { return EngineRig::run(w, l1, icache, &banks); }
 };
 
 Launch one_simd(std::uint32_t tg_bytes = 0) {

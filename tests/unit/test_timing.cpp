@@ -11,6 +11,7 @@
 #include "sim/timing/scoreboard.hpp"
 #include "sim/timing/shared_sfu.hpp"
 #include "sim/trace/program_workload.hpp"
+#include "tests/unit/engine_rig.hpp"
 
 using namespace agx;
 
@@ -72,48 +73,17 @@ struct FixedMemory : MemoryPort {
     }
 };
 
-// Owns the blocks a CoreEngine drives.
-struct Bench {
-    CoreConfig cfg = test_core();
-    std::vector<std::unique_ptr<RegisterCache>> rcs;
-    PipeState fp{4}, ic{4}, sh{4}, ls{4}, tg{4}, ctl{4};
-    SharedSfu sfu{4, 32, 32};
+// The engine on test_core(), its L1 at a fixed 100 cycles, instructions
+// fetched at once.
+struct Bench : test::EngineRig {
     FixedMemory l1{100};
     FixedMemory icache{0};
-    std::unique_ptr<LoadStoreUnit> lsu;
-
-    CoreBlocks blocks() {
-        CoreBlocks b;
-        rcs.clear();
-        for (int i = 0; i < 4; ++i) {
-            rcs.push_back(std::make_unique<RegisterCache>(cfg.register_cache));
-            b.register_caches.push_back(rcs.back().get());
-        }
-        lsu = std::make_unique<LoadStoreUnit>(cfg, l1);
-        b.fp32_int = &fp;
-        b.int_complex = &ic;
-        b.sfu = &sfu;
-        b.shuffle = &sh;
-        b.load_store = &ls;
-        b.threadgroup = &tg;
-        b.control = &ctl;
-        b.lsu = lsu.get();
-        b.icache = &icache;
-        return b;
-    }
-
-    // Runs the workload to completion; returns the end cycle.
+    Bench() : EngineRig(test_core()) {}
     Cycle run(Workload& w, CoreEngine** out_engine = nullptr) {
-        Residency res = compute_residency(cfg, w.launch(), "test");
-        ThreadgroupSource groups(w.launch().threadgroups);
-        engine = std::make_unique<CoreEngine>(cfg, blocks(), w, groups, res);
-        Cycle now = 0;
-        while (now != kNever) now = engine->step(now);
-        engine->account_until(engine->end_cycle());
+        const Cycle end = EngineRig::run(w, l1, icache);
         if (out_engine) *out_engine = engine.get();
-        return engine->end_cycle();
+        return end;
     }
-    std::unique_ptr<CoreEngine> engine;
 };
 
 Launch launch(std::uint32_t threads, std::uint32_t groups, std::uint32_t halves = 16) {
