@@ -16,11 +16,7 @@ constexpr std::uint64_t kLineBytes = 128;
 
 Launch launch(std::uint32_t threads_per_group, std::uint32_t groups,
               std::uint32_t registers_halves) {
-    Launch l;
-    l.threads_per_threadgroup = threads_per_group;
-    l.threadgroups = groups;
-    l.registers_halves = registers_halves;
-    return l;
+    return Launch::of(threads_per_group, groups, registers_halves);
 }
 
 std::uint64_t simds_of(const Launch& l) {

@@ -33,6 +33,16 @@ struct Launch {
     std::uint32_t simds_per_threadgroup(std::uint32_t simd_width = 32) const {
         return (threads_per_threadgroup + simd_width - 1) / simd_width;
     }
+
+    // `groups` threadgroups of `threads` threads, each thread using
+    // `registers_halves` 16-bit register halves.
+    static Launch of(std::uint32_t threads, std::uint32_t groups, std::uint32_t registers_halves) {
+        Launch l;
+        l.threads_per_threadgroup = threads;
+        l.threadgroups = groups;
+        l.registers_halves = registers_halves;
+        return l;
+    }
 };
 
 // The instruction stream of one simd. Memory use must not depend on the

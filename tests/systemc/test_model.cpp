@@ -15,11 +15,7 @@ using namespace agx;
 namespace {
 
 Launch launch(std::uint32_t threads, std::uint32_t groups, std::uint32_t halves = 16) {
-    Launch l;
-    l.threads_per_threadgroup = threads;
-    l.threadgroups = groups;
-    l.registers_halves = halves;
-    return l;
+    return Launch::of(threads, groups, halves);
 }
 
 }  // namespace

@@ -5,10 +5,36 @@
 #include <memory>
 #include <vector>
 
+#include "isa/catalogue.hpp"
 #include "sim/timing/core_engine.hpp"
 #include "sim/timing/occupancy.hpp"
 
 namespace agx::test {
+
+// A small Apple-7-like core built in code, so the engine's tests do not
+// depend on the shipped JSON configs (tests/unit/test_config.cpp covers
+// those): 4 schedulers, 96 simds, 208 KB of registers, a 6-entry register
+// cache with 2 read ports, greedy issue, and every timing class issuing each
+// cycle with a latency of 2.
+inline CoreConfig small_core() {
+    CoreConfig c;
+    c.schedulers = 4;
+    c.simd_width = 32;
+    c.max_resident_simds = 96;
+    c.max_threads_per_threadgroup = 1024;
+    c.threadgroup_memory_bytes = 60 * 1024;
+    c.wait_slots = 2;
+    c.max_outstanding_per_slot = 8;
+    c.sfu_lanes = 32;
+    c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {256, 384}}};
+    c.register_cache = {6, 2, "lru"};
+    c.scheduler_policy = "greedy";
+    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru", "write_through"};
+    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru", "write_through"};
+    for (auto name : isa::Catalogue::instance().timing_classes())
+        c.timing[std::string(name)] = {1, 1, 2};
+    return c;
+}
 
 struct EngineRig {
     CoreConfig cfg;

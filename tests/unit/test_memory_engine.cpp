@@ -17,22 +17,7 @@ using namespace agx;
 namespace {
 
 CoreConfig small_core() {
-    CoreConfig c;
-    c.schedulers = 4;
-    c.simd_width = 32;
-    c.max_resident_simds = 96;
-    c.max_threads_per_threadgroup = 1024;
-    c.threadgroup_memory_bytes = 60 * 1024;
-    c.wait_slots = 2;
-    c.max_outstanding_per_slot = 8;
-    c.sfu_lanes = 32;
-    c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {256, 384}}};
-    c.register_cache = {6, 2, "lru"};
-    c.scheduler_policy = "greedy";
-    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru", "write_through"};
-    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru", "write_through"};
-    for (auto name : isa::Catalogue::instance().timing_classes())
-        c.timing[std::string(name)] = {1, 1, 2};
+    CoreConfig c = test::small_core();
     c.timing["device_load"] = {1, 1, 4};
     c.timing["threadgroup_load"] = {1, 1, 55};
     return c;

@@ -24,37 +24,12 @@ TimingClassConfig timing(std::uint32_t interval, std::uint32_t latency) {
     return t;  // one dispatch cycle
 }
 
-// A small Apple-7-like core built in code, so these tests do not depend on
-// the shipped JSON configs (tests/unit/test_config.cpp covers those).
+// The rig's small core with the full Mesa occupancy table, and FP and
+// integer/complex latencies of their own.
 CoreConfig test_core() {
-    CoreConfig c;
-    c.schedulers = 4;
-    c.simd_width = 32;
-    c.max_resident_simds = 96;
-    c.max_threads_per_threadgroup = 1024;
-    c.threadgroup_memory_bytes = 60 * 1024;
-    c.wait_slots = 2;
-    c.max_outstanding_per_slot = 8;
-    c.sfu_lanes = 32;
-    c.register_file = {208 * 1024,
-                       256,
-                       8,
-                       {{104, 1024},
-                        {112, 896},
-                        {128, 832},
-                        {136, 768},
-                        {144, 704},
-                        {160, 640},
-                        {184, 576},
-                        {208, 512},
-                        {232, 448},
-                        {256, 384}}};
-    c.register_cache = {6, 2, "lru"};
-    c.scheduler_policy = "greedy";
-    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru"};
-    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru"};
-    for (auto name : isa::Catalogue::instance().timing_classes())
-        c.timing[std::string(name)] = timing(1, 2);
+    CoreConfig c = test::small_core();
+    c.register_file.occupancy = {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
+                                 {160, 640},  {184, 576}, {208, 512}, {232, 448}, {256, 384}};
     c.timing["f32_arith"] = timing(1, 3);
     c.timing["f16_arith"] = timing(1, 3);
     c.timing["imad32"] = timing(4, 4);
@@ -87,11 +62,7 @@ struct Bench : test::EngineRig {
 };
 
 Launch launch(std::uint32_t threads, std::uint32_t groups, std::uint32_t halves = 16) {
-    Launch l;
-    l.threads_per_threadgroup = threads;
-    l.threadgroups = groups;
-    l.registers_halves = halves;
-    return l;
+    return Launch::of(threads, groups, halves);
 }
 
 }  // namespace
