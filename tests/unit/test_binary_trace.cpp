@@ -21,34 +21,12 @@
 #include "sim/trace/program_workload.hpp"
 #include "sim/trace/text_trace.hpp"
 #include "sim/trace/trace_writer.hpp"
+#include "tests/unit/temp_file.hpp"
 
 using namespace agx;
+using test::TempFile;
 
 namespace {
-
-// A file in the temporary directory, removed at scope exit.
-class TempFile {
-  public:
-    explicit TempFile(const std::string& suffix) {
-        static int counter = 0;
-        path_ = (std::filesystem::temp_directory_path() /
-                 ("agx_binary_test_" + std::to_string(::getpid()) + "_" +
-                  std::to_string(counter++) + suffix))
-                    .string();
-    }
-    ~TempFile() { std::remove(path_.c_str()); }
-    const std::string& path() const { return path_; }
-    void write(const std::string& bytes) const { std::ofstream(path_, std::ios::binary) << bytes; }
-    std::string read() const {
-        std::ifstream in(path_, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    }
-
-  private:
-    std::string path_;
-};
 
 std::string example(const std::string& name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;

@@ -12,27 +12,12 @@
 
 #include "sim/common/errors.hpp"
 #include "sim/trace/text_trace.hpp"
+#include "tests/unit/temp_file.hpp"
 
 using namespace agx;
+using test::TempTrace;
 
 namespace {
-
-class TempTrace {
-  public:
-    explicit TempTrace(const std::string& text) {
-        static int counter = 0;
-        path_ = (std::filesystem::temp_directory_path() /
-                 ("agx_memory_trace_" + std::to_string(::getpid()) + "_" +
-                  std::to_string(counter++) + ".trace"))
-                    .string();
-        std::ofstream(path_, std::ios::binary) << text;
-    }
-    ~TempTrace() { std::remove(path_.c_str()); }
-    const std::string& path() const { return path_; }
-
-  private:
-    std::string path_;
-};
 
 const std::string kHead =
     "agxsim-trace 1\n"

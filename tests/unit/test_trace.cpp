@@ -13,29 +13,12 @@
 #include "sim/common/errors.hpp"
 #include "sim/trace/text_trace.hpp"
 #include "sim/trace/trace_parse.hpp"
+#include "tests/unit/temp_file.hpp"
 
 using namespace agx;
+using test::TempTrace;
 
 namespace {
-
-// A trace file in the temporary directory, removed at scope exit.
-class TempTrace {
-  public:
-    explicit TempTrace(const std::string& text) {
-        static int counter = 0;
-        path_ = (std::filesystem::temp_directory_path() /
-                 ("agx_trace_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) +
-                  ".trace"))
-                    .string();
-        write(text);
-    }
-    ~TempTrace() { std::remove(path_.c_str()); }
-    void write(const std::string& text) const { std::ofstream(path_, std::ios::binary) << text; }
-    const std::string& path() const { return path_; }
-
-  private:
-    std::string path_;
-};
 
 std::string example(const char* name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
