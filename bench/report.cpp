@@ -2,26 +2,14 @@
 
 #include <cstdio>
 
+#include "sim/common/format.hpp"
+
 namespace agx::bench {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
-// 12.3 M, 4.56 G: the table's numbers span six orders of magnitude.
-std::string si(double v) {
-    if (v >= 1e9) return fmt("%.2f G", v / 1e9);
-    if (v >= 1e6) return fmt("%.2f M", v / 1e6);
-    if (v >= 1e3) return fmt("%.2f K", v / 1e3);
-    return fmt("%.0f ", v);
-}
-
 std::string mib(long kb) {
-    return fmt("%.1f", kb / 1024.0);
+    return format_number("%.1f", kb / 1024.0);
 }
 
 void simulation_header(std::ostream& out, const char* first) {

@@ -3,27 +3,16 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/common/format.hpp"
+
 namespace agx::cli {
 
 namespace {
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 std::string pad(const char* text, int width) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%-*s", width, text);
     return buf;
-}
-
-std::string si(double v) {
-    if (v >= 1e9) return fmt("%.2f G", v / 1e9);
-    if (v >= 1e6) return fmt("%.2f M", v / 1e6);
-    if (v >= 1e3) return fmt("%.2f K", v / 1e3);
-    return fmt("%.0f ", v);
 }
 
 }  // namespace
@@ -32,8 +21,8 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
                    const RunResult& r) {
     const Launch& l = workload.launch();
     out << "agxsim " << AGXSIM_VERSION << ": " << workload.name() << " on " << cfg.name << " ("
-        << cfg.family << ", " << fmt("%.3f", cfg.clock_ghz) << " GHz), " << r.cores << " of "
-        << cfg.cores << " cores\n";
+        << cfg.family << ", " << format_number("%.3f", cfg.clock_ghz) << " GHz), " << r.cores
+        << " of " << cfg.cores << " cores\n";
     out << "  launch            " << l.threadgroups << " threadgroups x "
         << l.threads_per_threadgroup << " threads, " << l.registers_halves
         << " half-registers/thread, " << l.threadgroup_memory_bytes << " B threadgroup memory\n";
@@ -42,22 +31,26 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
         << " simds) per core, limited by " << r.residency.limited_by << "\n";
     out << "  cycles            " << r.cycles << "\n";
     out << "  simd instructions " << r.simd_instructions << "\n";
-    out << "  IPC per core      " << fmt("%.3f", r.ipc_per_core()) << " ("
-        << fmt("%.1f", r.percent_of_peak()) << "% of peak " << r.schedulers_per_core << ")\n";
+    out << "  IPC per core      " << format_number("%.3f", r.ipc_per_core()) << " ("
+        << format_number("%.1f", r.percent_of_peak()) << "% of peak " << r.schedulers_per_core
+        << ")\n";
 
     const double sched_cycles = static_cast<double>(r.cycles) * r.cores * r.schedulers_per_core;
-    out << "  scheduler-cycles  " << fmt("%.0f", sched_cycles) << " ("
+    out << "  scheduler-cycles  " << format_number("%.0f", sched_cycles) << " ("
         << r.cores * r.schedulers_per_core << " schedulers x cycles):\n";
-    out << "    " << pad("issue", 18) << fmt("%12.0f", static_cast<double>(r.simd_instructions))
-        << fmt("%7.1f%%", sched_cycles ? 100.0 * r.simd_instructions / sched_cycles : 0.0) << "\n";
+    out << "    " << pad("issue", 18)
+        << format_number("%12.0f", static_cast<double>(r.simd_instructions))
+        << format_number("%7.1f%%", sched_cycles ? 100.0 * r.simd_instructions / sched_cycles : 0.0)
+        << "\n";
     for (std::size_t c = 0; c < kStallCauseCount; ++c) {
         const double v = static_cast<double>(r.stall_cycles[c]);
         if (v == 0) continue;
-        out << "    " << pad(stall_cause_name(static_cast<StallCause>(c)), 18) << fmt("%12.0f", v)
-            << fmt("%7.1f%%", sched_cycles ? 100.0 * v / sched_cycles : 0.0) << "\n";
+        out << "    " << pad(stall_cause_name(static_cast<StallCause>(c)), 18)
+            << format_number("%12.0f", v)
+            << format_number("%7.1f%%", sched_cycles ? 100.0 * v / sched_cycles : 0.0) << "\n";
     }
     const double secs = r.host_seconds > 0 ? r.host_seconds : 1e-9;
-    out << "  host              " << fmt("%.3f s", r.host_seconds) << ", "
+    out << "  host              " << format_number("%.3f s", r.host_seconds) << ", "
         << si(r.simd_instructions / secs) << "SIMD-instructions/s, " << si(r.cycles / secs)
         << "cycles/s\n";
 }
