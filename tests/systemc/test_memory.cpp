@@ -123,10 +123,13 @@ TEST_CASE("a full MSHR file holds the load/store unit, and the stall breakdown s
     CHECK(static_cast<double>(r.cycles) > lines / 2 * 300);
 }
 
-TEST_CASE("a write-back L1 writes its dirty lines back when they are evicted") {
-    const MachineConfig m = load_config("m1", {"core.l1d.write_policy=write_back"});
+namespace {
+
+// `lines` coalesced 4-byte-per-lane stores, one to each of that many
+// consecutive 128-byte lines.
+std::vector<Instruction> line_stores(unsigned lines) {
     std::vector<Instruction> body;
-    for (unsigned i = 0; i < 256; ++i) {  // 256 lines: 32 KB, four times the L1
+    for (unsigned i = 0; i < lines; ++i) {
         Instruction st = make_instruction("device_store", {reg32(4)});
         st.mem.base = 0x100000 + 128ull * i;
         st.mem.stride = 4;
@@ -134,7 +137,14 @@ TEST_CASE("a write-back L1 writes its dirty lines back when they are evicted") {
         st.wait_slot = 0;
         body.push_back(st);
     }
-    ProgramWorkload w("stores", one_simd(), body, 1);
+    return body;
+}
+
+}  // namespace
+
+TEST_CASE("a write-back L1 writes its dirty lines back when they are evicted") {
+    const MachineConfig m = load_config("m1", {"core.l1d.write_policy=write_back"});
+    ProgramWorkload w("stores", one_simd(), line_stores(256), 1);  // 32 KB: four times the L1
     const RunResult r = simulate(m, w, {});
     const auto& gpu = r.stats.at("gpu");
     const auto writebacks = gpu.at("core_0").at("l1d").at("writebacks").get<std::uint64_t>();
@@ -146,16 +156,7 @@ TEST_CASE("a write-back L1 writes its dirty lines back when they are evicted") {
 TEST_CASE("a write-through L1 sends every store to the L2 and keeps nothing dirty") {
     const MachineConfig m = load_config("m1");
     REQUIRE(m.core.l1d.write_policy == "write_through");
-    std::vector<Instruction> body;
-    for (unsigned i = 0; i < 256; ++i) {
-        Instruction st = make_instruction("device_store", {reg32(4)});
-        st.mem.base = 0x100000 + 128ull * i;
-        st.mem.stride = 4;
-        st.mem.bytes_per_lane = 4;
-        st.wait_slot = 0;
-        body.push_back(st);
-    }
-    ProgramWorkload w("stores", one_simd(), body, 1);
+    ProgramWorkload w("stores", one_simd(), line_stores(256), 1);
     const RunResult r = simulate(m, w, {});
     const auto& gpu = r.stats.at("gpu");
     CHECK(gpu.at("core_0").at("l1d").at("writebacks") == 0);
