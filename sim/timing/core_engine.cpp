@@ -405,10 +405,10 @@ bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
         scan_start_[sc],
         [&](unsigned unit) { return unit_free_at(static_cast<Unit>(unit), sc).when <= now; },
         [&](unsigned slot) {
-            // Past the first ready simd, only complex heads (marked) matter.
-            if (first_ready != kNoSimd && !w.marked(slot)) return false;  // stays ready
             const std::uint32_t id = slot * cfg_.schedulers + sc;
             SimdContext& s = simds_[id];
+            // Past the first ready simd, only complex heads matter.
+            if (first_ready != kNoSimd && !s.complex_head) return false;  // stays ready
             const Evaluation e = evaluate(s, now);
             if (e.when > now) {
                 park(s, id, e, now);

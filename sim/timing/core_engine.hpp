@@ -103,7 +103,6 @@ class CoreEngine {
         const bool complex = s.head && traits_[s.head->opcode].unit == isa::Unit::IntComplex;
         complex_heads_[s.scheduler] += static_cast<int>(complex) - static_cast<int>(s.complex_head);
         s.complex_head = complex;
-        wakeups_[s.scheduler].set_mark(s.sched_slot, complex);
     }
     // Makes a simd a candidate from outside its scheduler's look.
     void wake(SimdContext& s) {

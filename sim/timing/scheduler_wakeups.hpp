@@ -38,7 +38,6 @@ class SchedulerWakeups {
           waiting_(std::size_t{resources} * words_, 0),
           waiting_count_(resources, 0),
           scratch_(words_, 0),
-          marked_(words_, 0),
           where_(slots, kElsewhere),
           generation_(slots, 0),
           resources_(resources) {
@@ -98,16 +97,6 @@ class SchedulerWakeups {
     std::size_t timer_count() const { return timers_.size(); }  // live and stale
     // The resources someone waits on, as a bit mask.
     std::uint32_t waited_on() const { return waited_on_; }
-
-    // A mark per slot that the owner keeps, to tell slots apart in a walk
-    // without looking at them.
-    void set_mark(unsigned slot, bool on) {
-        if (on)
-            set(marked_.data(), slot);
-        else
-            clear(marked_.data(), slot);
-    }
-    bool marked(unsigned slot) const { return marked_[slot / 64] >> (slot % 64) & 1u; }
 
     // Calls visit(slot) for each candidate, in a circle from `start`, until it
     // returns true. Candidates are the ready slots and the slots waiting on a
@@ -182,7 +171,6 @@ class SchedulerWakeups {
     std::vector<std::uint64_t> waiting_;  // resources_ bitsets of words_ words
     std::vector<std::uint32_t> waiting_count_;
     std::vector<std::uint64_t> scratch_;
-    std::vector<std::uint64_t> marked_;
     std::vector<std::uint8_t> where_;
     std::vector<std::uint32_t> generation_;
     std::vector<Timer> timers_;  // a min-heap on `when`
