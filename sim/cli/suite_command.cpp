@@ -45,6 +45,15 @@ int run_one(const SuiteArgs& args) {
     const std::uint32_t reps = args.repetitions ? args.repetitions : def.repetitions;
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
+    // The run's summary, and its statistics when asked for.
+    auto report = [&](const Workload& w, const RunResult& r) {
+        print_summary(std::cout, cfg, w, r);
+        if (stats_file) {
+            stats_file->stream() << std::setw(2) << r.stats << "\n";
+            stats_file->commit();
+        }
+        return kExitOk;
+    };
     if (def.memory) {  // a memory benchmark: its own workload, cores and figure
         MemoryWorkload w(def, cfg, reps);
         RunOptions options;
@@ -57,12 +66,7 @@ int run_one(const SuiteArgs& args) {
                   << memory_figure(def, cfg, r.cycles, reps, w.simds_per_core()) << " "
                   << memory_figure_unit(def.memory->kind) << "; measured "
                   << (found->raw.empty() ? "-" : found->raw) << "\n";
-        print_summary(std::cout, cfg, w, r);
-        if (stats_file) {
-            stats_file->stream() << std::setw(2) << r.stats << "\n";
-            stats_file->commit();
-        }
-        return kExitOk;
+        return report(w, r);
     }
     SuiteWorkload w(def, cfg.core, reps);
     const RunResult r = simulate(cfg, w, {});
@@ -73,12 +77,7 @@ int run_one(const SuiteArgs& args) {
               << figure_from_cycles(def, cfg.core.schedulers, r.cycles, reps, w.simds_per_core())
               << " cycles per body per scheduler; measured "
               << (found->raw.empty() ? "-" : found->raw) << "\n";
-    print_summary(std::cout, cfg, w, r);
-    if (stats_file) {
-        stats_file->stream() << std::setw(2) << r.stats << "\n";
-        stats_file->commit();
-    }
-    return kExitOk;
+    return report(w, r);
 }
 }  // namespace
 
