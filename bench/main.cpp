@@ -52,13 +52,28 @@ struct Settings {
     unsigned runs = 1;
 };
 
+// Measures a row `runs` times (`once` makes one measurement) and keeps the
+// fastest by `seconds`, with the highest peak memory of all the runs; the
+// first failed run is the row.
+template <class Row, class Once, class Seconds>
+Row fastest_of(unsigned runs, Once once, Seconds seconds) {
+    Row best;
+    long peak = 0;
+    for (unsigned run = 0; run < runs; ++run) {
+        Row row = once();
+        if (!row.error.empty()) return row;
+        peak = std::max(peak, row.peak_rss_kb);
+        if (run == 0 || seconds(row) < seconds(best)) best = row;
+    }
+    best.peak_rss_kb = peak;
+    return best;
+}
+
 SimulationRow simulate(const std::string& label, const std::string& what,
                        const std::string& workload, std::uint64_t instructions, unsigned cores,
                        const Settings& s, const std::string& trace_dir) {
     std::cerr << "agxsim_bench: " << label << " ..." << std::endl;
-    SimulationRow best;
-    long peak = 0;  // the highest of all runs
-    for (unsigned run = 0; run < s.runs; ++run) {
+    auto once = [&] {
         SimulationRow row;
         row.name = label;
         row.what = what;
@@ -72,19 +87,16 @@ SimulationRow simulate(const std::string& label, const std::string& what,
         row.simd_instructions = j.at("simd_instructions").get<std::uint64_t>();
         row.cycles = j.at("cycles").get<std::uint64_t>();
         row.host_seconds = j.at("host_seconds").get<double>();
-        peak = std::max(peak, row.peak_rss_kb);
-        if (run == 0 || row.host_seconds < best.host_seconds) best = row;
-    }
-    best.peak_rss_kb = peak;
-    return best;
+        return row;
+    };
+    return fastest_of<SimulationRow>(s.runs, once,
+                                     [](const SimulationRow& r) { return r.host_seconds; });
 }
 
 DecodeRow decode(const std::string& kind, const std::string& what, std::uint64_t instructions,
                  const Settings& s, const std::string& dir) {
     std::cerr << "agxsim_bench: decode " << kind << " ..." << std::endl;
-    DecodeRow best;
-    long peak = 0;  // the highest of all runs
-    for (unsigned run = 0; run < s.runs; ++run) {
+    auto once = [&] {
         DecodeRow row;
         row.kind = kind;
         row.what = what;
@@ -98,11 +110,9 @@ DecodeRow decode(const std::string& kind, const std::string& what, std::uint64_t
         row.file_bytes = j.at("file_bytes").get<std::uint64_t>();
         row.open_seconds = j.at("open_seconds").get<double>();
         row.decode_seconds = j.at("decode_seconds").get<double>();
-        peak = std::max(peak, row.peak_rss_kb);
-        if (run == 0 || row.decode_seconds < best.decode_seconds) best = row;
-    }
-    best.peak_rss_kb = peak;
-    return best;
+        return row;
+    };
+    return fastest_of<DecodeRow>(s.runs, once, [](const DecodeRow& r) { return r.decode_seconds; });
 }
 
 std::string millions(std::uint64_t n) {
