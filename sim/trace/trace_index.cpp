@@ -12,21 +12,31 @@ namespace {
 
 constexpr std::size_t kIndexBuffer = 64 * 1024;  // one sequential pass: a larger buffer pays
 
-// `threadgroups=4 registers=32 ...` -> checks and fills the launch.
-Launch parse_launch(std::string_view rest, const LineContext& at) {
-    Launch l;
-    bool tpt = false, tgs = false, regs = false;
+// Calls f(key, value) for each `key=N` word of a `what` line (launch,
+// buffer), values at most `max`.
+template <class F>
+void for_each_number(std::string_view rest, const LineContext& at, const char* what,
+                     std::uint64_t max, F f) {
     while (!rest.empty()) {
         auto word = next_word(rest);
         auto eq = word.find('=');
         if (eq == std::string_view::npos)
-            fail(at, "launch: expected key=value, got '" + std::string(word) + "'");
+            fail(at, std::string(what) + ": expected key=value, got '" + std::string(word) + "'");
         auto key = word.substr(0, eq);
         auto value = word.substr(eq + 1);
         std::uint64_t v = 0;
-        if (!parse_uint(value, v, UINT32_MAX))
-            fail(at,
-                 "launch: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
+        if (!parse_uint(value, v, max))
+            fail(at, std::string(what) + ": bad value '" + std::string(value) + "' for " +
+                         std::string(key) + "=");
+        f(key, v);
+    }
+}
+
+// `threadgroups=4 registers=32 ...` -> checks and fills the launch.
+Launch parse_launch(std::string_view rest, const LineContext& at) {
+    Launch l;
+    bool tpt = false, tgs = false, regs = false;
+    for_each_number(rest, at, "launch", UINT32_MAX, [&](std::string_view key, std::uint64_t v) {
         auto n = static_cast<std::uint32_t>(v);
         if (key == "threads_per_threadgroup") {
             if (n < 1 || n > 1024) fail(at, "launch: threads_per_threadgroup must be 1..1024");
@@ -47,7 +57,7 @@ Launch parse_launch(std::string_view rest, const LineContext& at) {
         } else {
             fail(at, "launch: unknown key '" + std::string(key) + "'");
         }
-    }
+    });
     if (!tpt) fail(at, "launch needs threads_per_threadgroup=");
     if (!tgs) fail(at, "launch needs threadgroups=");
     if (!regs) fail(at, "launch needs registers= (16-bit half-registers per thread)");
@@ -85,17 +95,7 @@ BufferRange parse_buffer(std::string_view rest, const LineContext& at) {
     BufferRange b;
     b.line = at.line;
     bool have_base = false, have_size = false;
-    while (!rest.empty()) {
-        auto word = next_word(rest);
-        auto eq = word.find('=');
-        if (eq == std::string_view::npos)
-            fail(at, "buffer: expected key=value, got '" + std::string(word) + "'");
-        auto key = word.substr(0, eq);
-        auto value = word.substr(eq + 1);
-        std::uint64_t v = 0;
-        if (!parse_uint(value, v))
-            fail(at,
-                 "buffer: bad value '" + std::string(value) + "' for " + std::string(key) + "=");
+    for_each_number(rest, at, "buffer", UINT64_MAX, [&](std::string_view key, std::uint64_t v) {
         if (key == "base") {
             b.base = v, have_base = true;
         } else if (key == "size") {
@@ -104,7 +104,7 @@ BufferRange parse_buffer(std::string_view rest, const LineContext& at) {
         } else {
             fail(at, "buffer: unknown key '" + std::string(key) + "' (expected base= and size=)");
         }
-    }
+    });
     if (!have_base || !have_size) fail(at, "buffer needs base= and size=");
     if (b.base + b.size < b.base) fail(at, "buffer: base + size overflows 64 bits");
     return b;
