@@ -156,76 +156,81 @@ class SweepStream : public InstructionStream {
     Instruction load_, wait_, current_;
 };
 
+// A stream of `count` instructions, counted from `first`: the instruction
+// of index i is built in place by build(i), so nothing is stored.
+class IndexedStream : public InstructionStream {
+  public:
+    const Instruction* peek() override { return left_ ? &current_ : nullptr; }
+    void advance() override {
+        if (--left_) build(++index_);
+    }
+
+  protected:
+    // Call at the end of the derived constructor (build is virtual).
+    void start(std::uint64_t count, std::uint64_t first) {
+        left_ = count;
+        index_ = first;
+        if (left_) build(index_);
+    }
+    virtual void build(std::uint64_t index) = 0;
+    Instruction current_;
+
+  private:
+    std::uint64_t left_ = 0, index_ = 0;
+};
+
 // Threadgroup memory swept by one simd: load i reads lane l at
 // (i x 32 x size + l x stride) mod footprint, into one of 16 registers in turn.
-class ThreadgroupSweepStream : public InstructionStream {
+class ThreadgroupSweepStream : public IndexedStream {
   public:
     static constexpr unsigned kRegisters = 16;
 
     ThreadgroupSweepStream(const MemoryBenchmark& m, std::uint32_t passes)
         : footprint_(m.footprint_bytes), stride_(m.stride_bytes), bytes_(m.access_bits / 8) {
         per_pass_ = std::max<std::uint64_t>(1, footprint_ / (32ull * bytes_));
-        left_ = per_pass_ * passes;
-        load_ = make_instruction("threadgroup_load", {reg(0, std::max(1u, bytes_ / 2))});
-        load_.mem.bytes_per_lane = static_cast<std::uint8_t>(bytes_);
-        load_.mem.explicit_lanes = true;
-        build();
-    }
-    const Instruction* peek() override { return left_ ? &load_ : nullptr; }
-    void advance() override {
-        if (--left_) {
-            ++index_;
-            build();
-        }
+        current_ = make_instruction("threadgroup_load", {reg(0, std::max(1u, bytes_ / 2))});
+        current_.mem.bytes_per_lane = static_cast<std::uint8_t>(bytes_);
+        current_.mem.explicit_lanes = true;
+        start(per_pass_ * passes, 0);
     }
 
   private:
-    void build() {
+    void build(std::uint64_t index) override {
         const unsigned halves = std::max(1u, bytes_ / 2);
-        load_.dst[0] = reg(static_cast<unsigned>(index_ % kRegisters) * halves, halves);
-        const std::uint64_t first = (index_ % per_pass_) * 32ull * bytes_;
-        for (unsigned l = 0; l < 32; ++l) load_.mem.lane[l] = (first + l * stride_) % footprint_;
-        load_.pc = static_cast<std::uint32_t>(index_ % kRegisters) * 8;
+        current_.dst[0] = reg(static_cast<unsigned>(index % kRegisters) * halves, halves);
+        const std::uint64_t first = (index % per_pass_) * 32ull * bytes_;
+        for (unsigned l = 0; l < 32; ++l) current_.mem.lane[l] = (first + l * stride_) % footprint_;
+        current_.pc = static_cast<std::uint32_t>(index % kRegisters) * 8;
     }
     std::uint64_t footprint_, stride_;
     unsigned bytes_;
-    std::uint64_t per_pass_, left_, index_ = 0;
-    Instruction load_;
+    std::uint64_t per_pass_;
 };
 
 // The code-size loop: `per_pass` FFMA32s in `ilp` chains (x = x * y + z, y
 // and z shared), each at its own pc, run `passes` times, entered at `start`:
 // the measured kernel ran many waves of threadgroups, so its resident simds
 // were spread over its code, not in step.
-class CodeStream : public InstructionStream {
+class CodeStream : public IndexedStream {
   public:
-    CodeStream(std::uint64_t per_pass, unsigned ilp, std::uint32_t passes, std::uint64_t start)
-        : per_pass_(per_pass), ilp_(ilp), left_(per_pass * passes), index_(start / ilp * ilp) {
-        ffma_ = make_instruction("fmadd32", {reg32(0), reg32(0), reg32(ilp), reg32(ilp + 1)});
-        bytes_ = isa::Catalogue::instance().info(ffma_.opcode).encoded_bytes;
-        build();
-    }
-    const Instruction* peek() override { return left_ ? &ffma_ : nullptr; }
-    void advance() override {
-        if (--left_) {
-            ++index_;
-            build();
-        }
+    CodeStream(std::uint64_t per_pass, unsigned ilp, std::uint32_t passes, std::uint64_t first)
+        : per_pass_(per_pass), ilp_(ilp) {
+        current_ = make_instruction("fmadd32", {reg32(0), reg32(0), reg32(ilp), reg32(ilp + 1)});
+        bytes_ = isa::Catalogue::instance().info(current_.opcode).encoded_bytes;
+        start(per_pass * passes, first / ilp * ilp);
     }
 
   private:
-    void build() {
-        const std::uint64_t k = index_ % per_pass_;
+    void build(std::uint64_t index) override {
+        const std::uint64_t k = index % per_pass_;
         const unsigned chain = static_cast<unsigned>(k % ilp_);
-        ffma_.dst[0] = reg32(chain);
-        ffma_.src[0] = reg32(chain);
-        ffma_.pc = static_cast<std::uint32_t>(k * bytes_);
+        current_.dst[0] = reg32(chain);
+        current_.src[0] = reg32(chain);
+        current_.pc = static_cast<std::uint32_t>(k * bytes_);
     }
     std::uint64_t per_pass_;
     unsigned ilp_;
-    std::uint64_t left_, index_;
     std::uint32_t bytes_ = 6;
-    Instruction ffma_;
 };
 
 }  // namespace
