@@ -5,7 +5,11 @@
 //   "apple-gpu-core.md ..."  documented expansion (the sequence table)
 //   "csv: ..."               a single machine instruction measured as itself
 //   "guess: ..."             our reconstruction, justified by the measured
-//                            throughput only; replace when better known
+//                            throughput, latency and, where the tables give
+//                            it, code size (a sequence of n instructions
+//                            fills the instruction cache at about 1440 / n
+//                            repetitions: "optimal repetitions"); replace
+//                            when a disassembly is known
 #include <charconv>
 
 #include "isa/catalogue.hpp"
@@ -214,8 +218,20 @@ std::vector<Expansion> build() {
     seq("FMEDIAN32", {{"fmin32", false}, {"fmax32", false}, {"fmin32", false}, {"fmax32", true}},
         "guess: max(min(a,b), min(max(a,b),c)): 4 compare-selects (3.65 cycles), two on the "
         "chained operand's path (latency 9.2 = 2 x 4.74)");
-    seq("FMEDIAN16", {{"fmin16", false}, {"fmax16", false}, {"fmin16", true}, {"fmax16", true}},
-        "guess: max(min(a,b), min(max(a,b),c)): 4 compare-selects");
+    // FMEDIAN16's code is 2-3 times FMEDIAN32's (optimal repetitions 120-240
+    // against 360-480) and its adjusted latency, 16.41 - 1.17 = 15.2, is what
+    // FMEDIAN32's two selects (2 x 5) cost plus a conversion into and out of
+    // 32 bits (2 + 2): the median is taken at 32 bits.
+    seq("FMEDIAN16",
+        {{"mov", false},
+         {"fmin32", false},
+         {"fmax32", false},
+         {"mov", false},
+         {"fmin32", true},
+         {"fmax32", true},
+         {"mov", true}},
+        "guess: FMEDIAN32 at 32 bits between conversions (7 simple ops; latency 2 + 5 + 5 + 2 = "
+        "14 on the chained operand's path)");
     seq("CONVERT(F->I64)", chain({"convert", "fmadd32", "convert"}),
         "guess: high word, remainder, low word (two conversions: ~8 cycles, measured 7.11)");
     seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "rint"}),
@@ -266,14 +282,32 @@ std::vector<Expansion> build() {
                "iadd32"}),
         "guess: apple-gpu-core.md says 12 or more instructions; three wide products and carries "
         "(22.22 cycles)");
-    seq("SINPI32",
-        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
-               "sin_pt_1", "sin_pt_2", "fcmpsel32"}),
-        "guess: SIN32 with an exact pi-scaled reduction (two rounding steps, 25.03 cycles)");
+    // sinpi(x) reduces x exactly and takes the sign from the parity of the
+    // integer part, which needs that integer as an integer: a float-to-int
+    // conversion (an integer/complex op) and bit operations beside the chain.
+    // Code size bounds the guess: optimal repetitions 48-72 (20-30
+    // instructions) for SINPI32, 120-240 (6-12) for SINPI16.
+    seq("SINPI32", {{"fmul32", false}, {"trunc", true},    {"fadd32", true},   {"fcmpsel32", true},
+                    {"fmadd32", true}, {"trunc", true},    {"fadd32", true},   {"fmadd32", true},
+                    {"fmul32", true},  {"fmadd32", true},  {"sin_pt_1", true}, {"sin_pt_2", true},
+                    {"fmul32", true},  {"fmadd32", true},  {"fmul32", true},   {"fadd32", true},
+                    {"fmul32", true},  {"convert", false}, {"bitop32", true},  {"bitop32", true}},
+        "guess: two exact rounding steps, sin_pt and a polynomial correction on the chain; the "
+        "integer part's parity (convert, two bit operations) beside it: 20 instructions "
+        "(throughput 5 complex x 2 issue cycles + 15 simple = 25, measured 25.03)");
     seq("SINPI16",
-        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "sin_pt_1", "sin_pt_2",
-               "fcmpsel32"}),
-        "guess: SINPI32 with one rounding step (18.64 cycles)");
+        {{"fmul32", false},
+         {"trunc", true},
+         {"fadd32", true},
+         {"fcmpsel32", true},
+         {"fmadd32", true},
+         {"sin_pt_1", true},
+         {"sin_pt_2", true},
+         {"fcmpsel32", true},
+         {"convert", false},
+         {"bitop32", true}},
+        "guess: SINPI32 with one rounding step and no correction, the parity beside the chain: "
+        "10 instructions (SFU 4 + 4 + 10 = 18, measured 18.64)");
     seq("Precise RECIP32",
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
                "fcmpsel32", "fadd32", "fcmpsel32"}),
@@ -282,18 +316,60 @@ std::vector<Expansion> build() {
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
                "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
         "guess: Precise RECIP32, then a product with a correction step");
+    // Precise SQRT32: 12-20 instructions (optimal repetitions 72), 15.03
+    // cycles (one rsqrt's two issue cycles + 13 simple ops) and an adjusted
+    // latency of 37.12 - 1.70 = 35.4 (rsqrt 7 + nine FP32 steps + two selects).
     seq("Precise SQRT32",
-        chain({"rsqrt32", "fmul32", "fmul32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
-               "fcmpsel32"}),
-        "guess: rsqrt32, a product and Newton-Raphson refinement with selects (15.03 cycles)");
+        {{"fmul32", false},
+         {"rsqrt32", true},
+         {"fmul32", true},
+         {"fmul32", true},
+         {"fmadd32", true},
+         {"fmadd32", true},
+         {"fmadd32", true},
+         {"fmadd32", true},
+         {"fmul32", true},
+         {"fmul32", true},
+         {"fcmpsel32", true},
+         {"fcmpsel32", true},
+         {"fcmpsel32", false},
+         {"fcmpsel32", true}},
+        "guess: scale the input, rsqrt32, product and Newton-Raphson refinement, unscale, "
+        "special-case selects, two of them off the chained path: 14 instructions (15.03 "
+        "cycles)");
+    // As for SINPI32, the quadrant of the Cody-Waite reduction is needed as an
+    // integer: a conversion and bit operations beside the chain.
     seq("Precise SIN32",
-        chain({"fmul32", "trunc", "fadd32", "fmadd32", "fmadd32", "fmadd32", "fcmpsel32",
-               "sin_pt_1", "sin_pt_2", "fmul32", "fmadd32", "fcmpsel32", "trunc", "fadd32"}),
-        "guess: SIN32 with a three-part (Cody-Waite) range reduction (24.39 cycles)");
+        {{"fmul32", false},
+         {"trunc", true},
+         {"fadd32", true},
+         {"fmadd32", true},
+         {"fmadd32", true},
+         {"fmadd32", true},
+         {"fcmpsel32", true},
+         {"sin_pt_1", true},
+         {"sin_pt_2", true},
+         {"fmul32", true},
+         {"fmadd32", true},
+         {"fcmpsel32", true},
+         {"trunc", true},
+         {"fadd32", true},
+         {"convert", false},
+         {"bitop32", true},
+         {"bitop32", true},
+         {"fcmpsel32", true},
+         {"fmul32", true}},
+        "guess: SIN32 with a three-part (Cody-Waite) range reduction and the quadrant as an "
+        "integer beside the chain (throughput 5 complex x 2 + 14 simple = 24, measured 24.39)");
     seq("Precise SINPI32",
-        chain({"fmul32", "trunc", "fadd32", "fcmpsel32", "fmadd32", "trunc", "fadd32", "fmadd32",
-               "fmadd32", "sin_pt_1", "sin_pt_2", "fcmpsel32", "trunc", "fadd32"}),
-        "guess: SINPI32 with extra rounding steps (29.08 cycles)");
+        {{"fmul32", false}, {"trunc", true},    {"fadd32", true},   {"fcmpsel32", true},
+         {"fmadd32", true}, {"trunc", true},    {"fadd32", true},   {"fmadd32", true},
+         {"fmul32", true},  {"fmadd32", true},  {"sin_pt_1", true}, {"sin_pt_2", true},
+         {"fmul32", true},  {"fmadd32", true},  {"fmul32", true},   {"fadd32", true},
+         {"fmul32", true},  {"fmadd32", true},  {"fmadd32", true},  {"fcmpsel32", true},
+         {"fadd32", true},  {"convert", false}, {"bitop32", true},  {"bitop32", true}},
+        "guess: SINPI32 with four more correction steps on the chain: 24 instructions (optimal "
+        "repetitions 48; 5 complex x 2 + 19 simple = 29, measured 29.08)");
     seq("SHUFFLE_RANDOM_SAME32", rounds(14, {"simd_shuffle"}),
         "guess: a data-dependent index served in several passes (28.25 cycles / 2 per shuffle)");
     seq("SHUFFLE_RANDOM_DIFF32", rounds(16, {"simd_shuffle"}),
