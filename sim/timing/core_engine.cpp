@@ -37,6 +37,7 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
       complex_heads_(cfg.schedulers, 0),
       policy_(make_issue_policy(cfg.scheduler_policy)),
+      complex_first_(policy_->complex_first()),
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
@@ -116,6 +117,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
 // instruction cache when the simd moves to a new line.
 void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     s.head = s.stream->peek();
+    s.own_bound_known = false;
     count_complex_head(s);
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
@@ -124,6 +126,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
         retire(s, id, now);
         return;
     }
+    s.pipe_free_at = pipe_for(traits_[s.head->opcode].unit)->free_at_entry(s.scheduler);
     if (blocks_.icache) {
         const std::uint32_t line_bytes = 1u << icache_line_shift_;
         const std::uint64_t line = s.head->pc >> icache_line_shift_;
@@ -229,11 +232,21 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
             cause = c;
         }
     };
-    for (unsigned i = 0; i < in.num_src; ++i)
-        later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
-    // In-order writes: a new result may not land before an older one to the same register.
-    for (unsigned i = 0; i < in.num_dst; ++i)
-        later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
+    // The head's own bounds do not move while it waits: a head evaluated
+    // again (a simd that waited for a unit) takes them as they were.
+    if (s.own_bound_known) {
+        when = s.own_bound;
+        cause = s.own_cause;
+    } else {
+        for (unsigned i = 0; i < in.num_src; ++i)
+            later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
+        // In-order writes: a new result may not land before an older one to the same register.
+        for (unsigned i = 0; i < in.num_dst; ++i)
+            later(s.scoreboard.ready_at(in.dst[i]), StallCause::Dependency);
+        s.own_bound = when;
+        s.own_cause = cause;
+        s.own_bound_known = true;
+    }
     if (in.wait_slot < s.slots.size()) {
         if (op.is_wait) later(s.slots[in.wait_slot].all_done(), StallCause::WaitSlot);
         if (op.is_async) {
@@ -242,8 +255,8 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
                 later(slot.first_done(), StallCause::WaitSlot);
         }
     }
-    later(pipe_for(op.unit)->free_at(s.scheduler), StallCause::PipeBusy);
-    if (op.unit == Unit::IntComplex) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
+    later(*s.pipe_free_at, StallCause::PipeBusy);
+    if (s.complex_head) later(blocks_.sfu->free_at(), StallCause::SfuBusy);
     // The core's memory paths: the LSU takes the instruction when its data
     // path (and the L1's MSHRs) can, `latency` cycles after issue; the
     // threadgroup banks take one access at a time.
@@ -398,15 +411,19 @@ bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     // goes on past the first ready simd to the first ready complex
     // instruction (only simds whose head is complex are evaluated on the
     // way), and falls back to the first ready simd if there is none.
-    const bool complex_first = policy_->complex_first() && complex_heads_[sc] > 0 &&
-                               unit_free_at(Unit::IntComplex, sc).when <= now;
+    const bool complex_first =
+        complex_first_ && complex_heads_[sc] > 0 && unit_free_at(Unit::IntComplex, sc).when <= now;
     std::uint32_t chosen = kNoSimd, first_ready = kNoSimd;
+    // In locals: the calls below could change members, so these would be
+    // loaded again, one after the other, before each simd's first look.
+    const unsigned schedulers = cfg_.schedulers;
+    SimdContext* const simds = simds_.data();
     w.for_each_candidate(
         scan_start_[sc],
         [&](unsigned unit) { return unit_free_at(static_cast<Unit>(unit), sc).when <= now; },
         [&](unsigned slot) {
-            const std::uint32_t id = slot * cfg_.schedulers + sc;
-            SimdContext& s = simds_[id];
+            const std::uint32_t id = slot * schedulers + sc;
+            SimdContext& s = simds[id];
             // Past the first ready simd, only complex heads matter.
             if (first_ready != kNoSimd && !s.complex_head) return false;  // stays ready
             const Evaluation e = evaluate(s, now);
@@ -433,15 +450,19 @@ bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     // Nothing can issue: the next chance is the first timer or a unit
     // someone waits on freeing up (units only ever free up later than they
     // said, so this holds until then unless a simd is woken from outside).
+    // (Worked out in a local: storing `best` field by field and copying it
+    // whole to quiet_best_ right after stalls on the store forwarding.)
+    Evaluation found = best;
     Cycle when;
     unsigned slot;
-    if (w.next_timer(when, slot)) best = {when, simds_[slot * cfg_.schedulers + sc].cause};
+    if (w.next_timer(when, slot)) found = {when, simds_[slot * cfg_.schedulers + sc].cause};
     for (std::uint32_t m = w.waited_on(); m; m &= m - 1) {
         const Evaluation t = unit_free_at(static_cast<Unit>(__builtin_ctz(m)), sc);
-        if (t.when < best.when) best = t;
+        if (t.when < found.when) found = t;
     }
-    quiet_best_[sc] = best;
-    quiet_until_[sc] = best.when;
+    best = found;
+    quiet_best_[sc] = found;
+    quiet_until_[sc] = found.when;
     return false;
 }
 

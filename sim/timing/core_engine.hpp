@@ -149,6 +149,7 @@ class CoreEngine {
     // Per scheduler: how many of its simds have an integer/complex head.
     std::vector<std::int32_t> complex_heads_;
     std::unique_ptr<IssuePolicy> policy_;
+    bool complex_first_;                     // policy_->complex_first(), which every look asks
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;    // cause for skipped cycles

@@ -36,12 +36,10 @@ class LsuWaiters {
         }
         state_[id] = kAsleep;
     }
+    // Called for every issue, nearly always for a simd that is not waiting:
+    // that check is inline, the rest is not.
     void remove(std::uint32_t id, unsigned scheduler) {
-        if (state_[id] == kNone) return;
-        state_[id] = kNone;
-        --per_scheduler_[scheduler];
-        queue_.erase(
-            std::find(queue_.begin(), queue_.end(), id));  // near the front: woken simds leave
+        if (state_[id] != kNone) remove_waiting(id, scheduler);
     }
     // Wakes the first `n` waiting simds, calling wake(id) for each (they stay
     // queued until they issue or find another reason to wait).
@@ -55,6 +53,13 @@ class LsuWaiters {
 
   private:
     enum : std::uint8_t { kNone, kAsleep, kWoken };
+    [[gnu::noinline]] void remove_waiting(std::uint32_t id, unsigned scheduler) {
+        state_[id] = kNone;
+        --per_scheduler_[scheduler];
+        queue_.erase(
+            std::find(queue_.begin(), queue_.end(), id));  // near the front: woken simds leave
+    }
+
     std::vector<std::uint8_t> state_;
     std::vector<std::uint32_t> per_scheduler_;
     // At most one entry per simd: a ring of that capacity never allocates

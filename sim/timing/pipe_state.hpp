@@ -14,6 +14,9 @@ class PipeState {
     explicit PipeState(unsigned schedulers = 4) : free_at_(schedulers, 0), issued_(schedulers, 0) {}
 
     Cycle free_at(unsigned scheduler) const { return free_at_[scheduler]; }
+    // Where free_at(scheduler) is kept, for a reader that wants it without
+    // finding the pipe again each time (stable: the schedulers are fixed).
+    const Cycle* free_at_entry(unsigned scheduler) const { return &free_at_[scheduler]; }
     void issue(unsigned scheduler, Cycle now, std::uint32_t interval) {
         free_at_[scheduler] = now + interval;
         ++issued_[scheduler];

@@ -1,43 +1,66 @@
 #include "sim/timing/register_cache.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
     : keys_(cfg.entries, kEmpty),
       stamps_(cfg.entries, 0),
+      slots_(cfg.entries, 0),
+      empties_(cfg.entries),
       victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
-      read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {}
-
-// One pass finds the key or, failing that, the entry a fill would take: an
-// empty one (stamp 0) first, else the oldest stamp.
-int RegisterCache::find(std::uint32_t k, std::uint32_t& victim) const {
-    const std::uint32_t* keys = keys_.data();
-    const std::uint64_t* stamps = stamps_.data();
-    // The oldest stamp is tracked without branches: the order of stamps is
-    // what a predictor cannot learn.
-    const auto n = static_cast<std::uint32_t>(keys_.size());
-    std::uint32_t v = 0;
-    std::uint64_t oldest = ~0ull;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (keys[i] == k) return static_cast<int>(i);
-        const bool older = stamps[i] < oldest;
-        oldest = older ? stamps[i] : oldest;
-        v = older ? i : v;
-    }
-    victim = v;
-    return -1;
+      read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {
+    if (cfg.entries >= kNone) throw std::invalid_argument("register cache: too many entries");
+    uses_.reserve(4 * std::size_t{cfg.entries} + 64);
 }
 
-void RegisterCache::fill(std::uint32_t victim, std::uint32_t k) {
+// Out of line: it runs once per simd slot, at its first instruction.
+[[gnu::noinline]] std::size_t RegisterCache::add_row(std::uint32_t hi) {
+    const std::size_t rows = entry_of_.size() >> 8;
+    if (rows >= kNone) throw std::logic_error("register cache: too many simds");
+    if (hi >= row_of_.size()) row_of_.resize(std::size_t{hi} + 1, kNone);
+    row_of_[hi] = static_cast<std::uint16_t>(rows);
+    entry_of_.resize((rows + 1) << 8, kNone);
+    return rows << 8;
+}
+
+// When the log is full: keeps only the stamps still current (at most one per
+// entry), in order, so the log never grows.
+[[gnu::noinline]] void RegisterCache::drop_stale_uses() {
+    std::size_t kept = 0;
+    for (std::size_t i = first_use_; i < uses_.size(); ++i)
+        if (stamps_[uses_[i].entry] == uses_[i].stamp) uses_[kept++] = uses_[i];
+    uses_.resize(kept);
+    first_use_ = 0;
+}
+
+inline void RegisterCache::fill(std::uint32_t k, std::size_t slot) {
     const auto n = static_cast<std::uint32_t>(keys_.size());
     if (n == 0) return;
-    // Random replacement only picks among full entries; an empty one goes first.
-    if (victims_.policy() == Replacement::Random && keys_[victim] != kEmpty)
-        victim = victims_.pick(n, [](std::uint32_t) { return 0; });
+    std::uint32_t victim = 0;
+    if (empties_ > 0) {
+        while (keys_[victim] != kEmpty) ++victim;
+        --empties_;
+    } else {
+        // Random replacement only picks among full entries; an empty one goes first.
+        victim = victims_.policy() == Replacement::Random
+                     ? victims_.pick(n, [](std::uint32_t) { return 0; })
+                     : oldest();
+        entry_of_[slots_[victim]] = kNone;
+    }
+    entry_of_[slot] = static_cast<std::uint16_t>(victim);
     keys_[victim] = k;
-    stamps_[victim] = ++tick_;
+    slots_[victim] = static_cast<std::uint32_t>(slot);
+    stamp(victim);
+}
+
+void RegisterCache::empty(std::uint32_t e) {
+    entry_of_[slots_[e]] = kNone;
+    keys_[e] = kEmpty;
+    stamps_[e] = 0;
+    ++empties_;
 }
 
 namespace {
@@ -53,45 +76,48 @@ void for_each_register(const Operand& op, F&& f) {
 
 std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instruction& inst,
                                             std::uint64_t now) {
+    const std::size_t simd_row = row(simd);
+    // Key k's slot in entry_of_: in the simd's row, unless the register
+    // number spills into the simd bits of the key (>= 256, never in a trace).
+    auto slot_of = [&](std::uint32_t k, std::uint16_t reg) {
+        return reg < 256 ? simd_row + reg : row(k >> 8) + (k & 0xff);
+    };
     std::uint32_t missed_halves = 0;
     for (unsigned i = 0; i < inst.num_src; ++i) {
         const Operand& op = inst.src[i];
         for_each_register(op, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
-            std::uint32_t victim = 0;
-            const int e = find(k, victim);
-            if (e >= 0) {
+            const std::size_t slot = slot_of(k, reg);
+            const std::uint16_t e = entry_of_[slot];
+            if (e != kNone) {
                 ++hits_;
-                if (op.hint == CacheHint::Discard) {
-                    keys_[e] = kEmpty;
-                    stamps_[e] = 0;
-                } else if (victims_.stamp_on_hit()) {
-                    stamps_[e] = ++tick_;
-                }
+                if (op.hint == CacheHint::Discard)
+                    empty(e);
+                else if (victims_.stamp_on_hit())
+                    stamp(e);
                 return;
             }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
-            if (op.hint != CacheHint::Discard) fill(victim, k);
+            if (op.hint != CacheHint::Discard) fill(k, slot);
         });
     }
     for (unsigned i = 0; i < inst.num_dst; ++i)
         for_each_register(inst.dst[i], [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
-            std::uint32_t victim = 0;
-            const int e = find(k, victim);
-            if (e >= 0)
-                stamps_[e] = ++tick_;  // a new value: stamped as a fill
+            const std::size_t slot = slot_of(k, reg);
+            const std::uint16_t e = entry_of_[slot];
+            if (e != kNone)
+                stamp(e);  // a new value: stamped as a fill
             else
-                fill(victim, k);
+                fill(k, slot);
         });
     file_read_halves_ += missed_halves;
     if (missed_halves == 0) return 0;
-    const std::uint64_t start =
-        std::max<std::uint64_t>(ports_busy_until_, now * read_halves_per_cycle_);
+    const std::uint64_t per_cycle = read_halves_per_cycle_.value();
+    const std::uint64_t start = std::max<std::uint64_t>(ports_busy_until_, now * per_cycle);
     ports_busy_until_ = start + missed_halves;
-    const std::uint64_t done =
-        (ports_busy_until_ + read_halves_per_cycle_ - 1) / read_halves_per_cycle_;
+    const std::uint64_t done = read_halves_per_cycle_.divide(ports_busy_until_ + per_cycle - 1);
     // Issue may proceed while at most one cycle of reads is queued.
     ports_free_at_ = done > 0 ? done - 1 : 0;
     // Reads ending within the issue cycle cost nothing; later ones delay the result.
@@ -99,11 +125,8 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {
-    for (std::size_t i = 0; i < keys_.size(); ++i)
-        if (keys_[i] != kEmpty && keys_[i] >> 8 == simd) {
-            keys_[i] = kEmpty;
-            stamps_[i] = 0;
-        }
+    for (std::uint32_t i = 0; i < keys_.size(); ++i)
+        if (keys_[i] != kEmpty && keys_[i] >> 8 == simd) empty(i);
 }
 
 }  // namespace agx

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/common/divisor.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/replacement.hpp"
 #include "sim/trace/instruction.hpp"
@@ -41,20 +42,57 @@ class RegisterCache {
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
   private:
-    // Entries as packed keys (simd << 8 | register) with their stamps in a
-    // parallel array (0: empty); LRU stamps on every use, FIFO on fills. A
-    // lookup, a handful per instruction, scans a few contiguous words and
-    // finds the victim on the way.
+    // Entries hold packed keys (simd << 8 | register), with their stamps in a
+    // parallel array (0: empty); LRU stamps on every use, FIFO on fills and
+    // writes. A fill takes an empty entry (the lowest) first, else the oldest
+    // stamp. Nearly every lookup of a busy core misses (imad_fadd: all of its
+    // sources), so neither a lookup nor a fill scans the entries:
+    //  - entry_of_ says which entry holds a key: a row of 256 slots per simd
+    //    (made as simds appear), the key's low byte its column;
+    //  - uses_ logs the stamps in the order they were given: the first one
+    //    that is still its entry's stamp is the oldest.
     static constexpr std::uint32_t kEmpty = 0xffffffffu;
+    static constexpr std::uint16_t kNone = 0xffff;  // no entry (entry_of_), no row (row_of_)
     static std::uint32_t key(std::uint32_t simd, std::uint16_t reg) { return simd << 8 | reg; }
-    int find(std::uint32_t k, std::uint32_t& victim) const;
-    void fill(std::uint32_t victim, std::uint32_t k);
+    // Where in entry_of_ the row of the keys k with k >> 8 == hi begins
+    // (made if need be); key k's slot is that plus k & 0xff.
+    std::size_t row(std::uint32_t hi) {
+        return hi < row_of_.size() && row_of_[hi] != kNone ? std::size_t{row_of_[hi]} << 8
+                                                           : add_row(hi);
+    }
+    std::size_t add_row(std::uint32_t hi);
+    void stamp(std::uint32_t e) {
+        stamps_[e] = ++tick_;
+        if (uses_.size() == uses_.capacity()) drop_stale_uses();
+        uses_.push_back({tick_, e});
+    }
+    void drop_stale_uses();
+    // The full entry with the oldest stamp (when every entry is full).
+    std::uint32_t oldest() {
+        while (stamps_[uses_[first_use_].entry] != uses_[first_use_].stamp) ++first_use_;
+        return uses_[first_use_].entry;
+    }
+    // Puts key k, whose slot in entry_of_ is `slot`, in the entry a fill takes.
+    void fill(std::uint32_t k, std::size_t slot);
+    void empty(std::uint32_t e);
 
+    struct Use {
+        std::uint64_t stamp;
+        std::uint32_t entry;
+    };
     std::vector<std::uint32_t> keys_;
     std::vector<std::uint64_t> stamps_;
+    std::vector<std::uint32_t> slots_;  // each entry's key's slot in entry_of_
+    std::uint32_t empties_;             // entries without a key
     std::uint64_t tick_ = 0;
+    std::vector<Use> uses_;  // stamps given, oldest first; before first_use_ all stale
+    std::size_t first_use_ = 0;
+    // By key: the entry holding it, or kNone (512 bytes per simd the scheduler
+    // has seen, of which a lookup touches one line).
+    std::vector<std::uint16_t> row_of_;  // by key >> 8 (the simd): its row
+    std::vector<std::uint16_t> entry_of_;
     VictimPicker victims_;
-    std::uint32_t read_halves_per_cycle_;
+    Divisor read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
     std::uint64_t ports_free_at_ = 0;     // in cycles, from ports_busy_until_
     std::uint64_t hits_ = 0, misses_ = 0, file_read_halves_ = 0;

@@ -52,8 +52,7 @@ class SchedulerWakeups {
     void sleep_until(unsigned slot, Cycle when) {
         leave(slot);
         where_[slot] = kTimed;
-        timers_.push_back({when, slot, generation_[slot]});
-        std::push_heap(timers_.begin(), timers_.end(), Later{});
+        push_timer(when, slot);
         // Timers of slots that left before they fell due stay behind; drop
         // them now and then, so the heap never outgrows a few per slot.
         if (timers_.size() > 4 * where_.size() + 16) {
@@ -105,6 +104,23 @@ class SchedulerWakeups {
     // by returning true.
     template <class Free, class Visit>
     void for_each_candidate(unsigned start, Free free, Visit visit) {
+        // Up to 64 slots (every shipped config): one word, no scratch copy,
+        // the same order as the walk below.
+        if (words_ == 1) {
+            std::uint64_t bits = ready_[0];
+            for (std::uint32_t m = waited_on_; m; m &= m - 1) {
+                const unsigned r = static_cast<unsigned>(__builtin_ctz(m));
+                if (free(r)) bits |= waiting_[r];
+            }
+            if (start >= where_.size()) start = 0;  // round robin past the last slot
+            // From start to the end, then from 0 to start.
+            const std::uint64_t from_start = ~0ull << start;
+            for (std::uint64_t b = bits & from_start; b; b &= b - 1)
+                if (visit(static_cast<unsigned>(__builtin_ctzll(b)))) return;
+            for (std::uint64_t b = bits & ~from_start; b; b &= b - 1)
+                if (visit(static_cast<unsigned>(__builtin_ctzll(b)))) return;
+            return;
+        }
         std::copy(ready_.begin(), ready_.end(), scratch_.begin());
         for (std::uint32_t m = waited_on_; m; m &= m - 1) {
             const unsigned r = static_cast<unsigned>(__builtin_ctz(m));
@@ -133,6 +149,21 @@ class SchedulerWakeups {
     static void set(std::uint64_t* w, unsigned slot) { w[slot / 64] |= 1ull << (slot % 64); }
     static void clear(std::uint64_t* w, unsigned slot) { w[slot / 64] &= ~(1ull << (slot % 64)); }
 
+    // push_back and std::push_heap, written out to build the same heap:
+    // push_heap reads the new timer back as one 16-byte value just after
+    // push_back stored it field by field, which the CPU cannot forward from
+    // those stores (a stall on every park).
+    void push_timer(Cycle when, unsigned slot) {
+        std::size_t hole = timers_.size();
+        timers_.emplace_back();
+        while (hole > 0) {
+            const std::size_t parent = (hole - 1) / 2;
+            if (!(timers_[parent].when > when)) break;
+            timers_[hole] = timers_[parent];
+            hole = parent;
+        }
+        timers_[hole] = Timer{when, slot, generation_[slot]};
+    }
     bool live(const Timer& t) const {
         return where_[t.slot] == kTimed && generation_[t.slot] == t.generation;
     }

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "sim/common/cycle.hpp"
+#include "sim/common/divisor.hpp"
 
 namespace agx {
 
@@ -32,21 +33,25 @@ class SharedSfu {
     // Hands an instruction over at `now`; returns the cycles it waits in the
     // queue before its lanes start, which delay its result.
     Cycle issue(Cycle now, std::uint32_t issue_interval) {
-        const std::uint64_t start = std::max(busy_until_, now * units_per_cycle_);
+        const std::uint64_t units_now = now * units_per_cycle_.value();
+        const std::uint64_t start = std::max(busy_until_, units_now);
         const std::uint64_t cost = static_cast<std::uint64_t>(issue_interval) * simd_width_;
         busy_until_ = start + cost;
-        const Cycle busy = busy_until_ / units_per_cycle_;  // kept: read far more than written
+        // Kept: read far more than written.
+        const Cycle busy = units_per_cycle_.divide(busy_until_);
         free_at_ = busy > 0 ? busy - 1 : 0;
         busy_units_ += cost;
         ++issued_;
-        return (start - now * units_per_cycle_) / units_per_cycle_;
+        return units_per_cycle_.divide(start - units_now);
     }
 
     std::uint64_t issued() const { return issued_; }
-    double busy_cycles() const { return static_cast<double>(busy_units_) / units_per_cycle_; }
+    double busy_cycles() const {
+        return static_cast<double>(busy_units_) / units_per_cycle_.value();
+    }
 
   private:
-    std::uint64_t units_per_cycle_;
+    Divisor units_per_cycle_;
     std::uint64_t simd_width_;
     std::uint64_t busy_until_ = 0;
     Cycle free_at_ = 0;

@@ -56,10 +56,20 @@ struct SimdContext {
     Cycle last_result = 0;  // when its last result is written
     bool at_barrier = false;
     bool complex_head = false;  // the head is an integer/complex instruction
+    // When the head's pipe frees up for this simd's scheduler: the head's
+    // PipeState entry, found when the head is loaded, as evaluations read it
+    // (opcode, unit, pipe, scheduler: a chain of loads every time otherwise).
+    const Cycle* pipe_free_at = nullptr;
 
     // A lower bound on the first cycle the head can issue, and why it waits.
     Cycle earliest = 0;
     StallCause cause = StallCause::NoSimd;
+    // The part of that bound only the simd's own issue can move (its
+    // instruction fetch, its registers), with its cause: worked out by the
+    // head's first evaluation and kept until the next head.
+    bool own_bound_known = false;
+    StallCause own_cause = StallCause::NoSimd;
+    Cycle own_bound = 0;
 
     // Large, and read per operand: after the fields every evaluation reads,
     // so those share the first cache lines.
