@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/model/timed_request.hpp"
+
 namespace agx {
 
 CacheLevel::CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
@@ -33,20 +35,8 @@ void CacheLevel::add_link() {
 }
 
 Cycle CacheLevel::forward(tlm::tlm_command cmd, std::uint64_t address, Cycle at) {
-    below_.set_command(cmd);
-    below_.set_address(address);
-    below_.set_data_ptr(line_.data());
-    below_.set_data_length(cfg_.line_bytes);
-    below_.set_streaming_width(cfg_.line_bytes);
-    below_.set_byte_enable_ptr(nullptr);
-    below_.set_dmi_allowed(false);
-    below_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    const Cycle kernel_now = clock_.now();
-    sc_core::sc_time delay = clock_.time(at > kernel_now ? at - kernel_now : 0);
-    downstream->b_transport(below_, delay);
-    if (below_.is_response_error())
-        SC_REPORT_ERROR(name(), "memory request failed below this level");
-    return kernel_now + clock_.cycles(delay);
+    return timed_request(downstream, below_, clock_, cmd, address, line_.data(), cfg_.line_bytes,
+                         at, name(), "memory request failed below this level");
 }
 
 void CacheLevel::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

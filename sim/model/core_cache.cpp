@@ -1,5 +1,7 @@
 #include "sim/model/core_cache.hpp"
 
+#include "sim/model/timed_request.hpp"
+
 namespace agx {
 
 CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
@@ -21,21 +23,8 @@ CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const
 
 Cycle CoreCache::transport(tlm::tlm_command cmd, std::uint64_t address, std::uint32_t bytes,
                            Cycle at) {
-    // The annotated delay carries the request's own time, which may be ahead
-    // of the kernel's time.
-    trans_.set_command(cmd);
-    trans_.set_address(address);
-    trans_.set_data_ptr(line_.data());
-    trans_.set_data_length(bytes);
-    trans_.set_streaming_width(bytes);
-    trans_.set_byte_enable_ptr(nullptr);
-    trans_.set_dmi_allowed(false);
-    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    const Cycle kernel_now = clock_.now();
-    sc_core::sc_time delay = clock_.time(at > kernel_now ? at - kernel_now : 0);
-    downstream->b_transport(trans_, delay);
-    if (trans_.is_response_error()) SC_REPORT_ERROR(name(), "memory request failed below the core");
-    return kernel_now + clock_.cycles(delay);
+    return timed_request(downstream, trans_, clock_, cmd, address, line_.data(), bytes, at, name(),
+                         "memory request failed below the core");
 }
 
 Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
