@@ -54,8 +54,10 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_file.max_halves_per_thread", k.register_file.max_halves_per_thread);
     v("core.register_file.allocation_granule_halves", k.register_file.allocation_granule_halves);
     v("core.register_file.occupancy", k.register_file.occupancy);
+    v("core.register_cache.sharing", k.register_cache.sharing);
     v("core.register_cache.entries", k.register_cache.entries);
     v("core.register_cache.file_read_ports", k.register_cache.file_read_ports);
+    v("core.register_cache.file_read_latency", k.register_cache.file_read_latency);
     v("core.register_cache.replacement", k.register_cache.replacement);
     visit_cache("core.l1d", k.l1d, v);
     v("core.l1d.write_policy", k.l1d.write_policy);

@@ -21,6 +21,7 @@ const char* const kFamilies[] = {"apple7", "apple8"};
 const char* const kPolicies[] = {"lru", "fifo", "random"};
 const char* const kSchedulerPolicies[] = {"greedy", "complex_first", "round_robin"};
 const char* const kWritePolicies[] = {"write_through", "write_back"};
+const char* const kSharings[] = {"scheduler", "simd"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -190,7 +191,9 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.at_least("core.sfu_lanes", k.sfu_lanes, 1);
     if (!c.ok()) return;
     check_register_file(c, k);
+    c.one_of("core.register_cache.sharing", k.register_cache.sharing, kSharings);
     c.at_least("core.register_cache.entries", k.register_cache.entries, 1);
+    c.within("core.register_cache.file_read_latency", k.register_cache.file_read_latency, 0, 64);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
     c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);

@@ -28,9 +28,11 @@ struct RegisterFileConfig {
 
 // Per-scheduler operand reuse cache in front of the register file.
 struct RegisterCacheConfig {
-    std::uint32_t entries = 0;          // 32-bit registers held, per scheduler
-    std::uint32_t file_read_ports = 0;  // register-file reads (32-bit) per cycle
-    std::string replacement;            // policy name, e.g. "lru"
+    std::string sharing;                  // "scheduler" (one cache) or "simd" (a partition each)
+    std::uint32_t entries = 0;            // 32-bit registers held, per scheduler or per simd
+    std::uint32_t file_read_ports = 0;    // register-file reads (32-bit) per cycle
+    std::uint32_t file_read_latency = 0;  // cycles from a miss's read to its operand
+    std::string replacement;              // policy name, e.g. "lru"
 };
 
 struct CacheConfig {
@@ -66,7 +68,8 @@ struct CoreConfig {
     std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
     std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
-    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first", "round_robin"
+    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first",
+                                   // "round_robin"
     RegisterFileConfig register_file;
     RegisterCacheConfig register_cache;
     CacheConfig l1d;

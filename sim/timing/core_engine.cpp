@@ -238,6 +238,7 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
         when = s.own_bound;
         cause = s.own_cause;
     } else {
+        later(s.collector_free, StallCause::OperandFetch);
         for (unsigned i = 0; i < in.num_src; ++i)
             later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
         // In-order writes: a new result may not land before an older one to the same register.
@@ -276,6 +277,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const unsigned sched = s.scheduler;
 
     const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
+    if (fetch_extra > 0) s.collector_free = now + 1 + fetch_extra;
     dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
     const Cycle sfu_wait =

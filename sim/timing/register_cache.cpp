@@ -6,13 +6,18 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : keys_(cfg.entries, kEmpty),
-      stamps_(cfg.entries, 0),
-      slots_(cfg.entries, 0),
-      empties_(cfg.entries),
-      victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
+    : victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
+      per_simd_(cfg.sharing == "simd"),
+      partition_entries_(cfg.entries),
+      read_latency_(cfg.file_read_latency),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {
     if (cfg.entries >= kNone) throw std::invalid_argument("register cache: too many entries");
+    // Shared: the entries now. Per simd: a partition each as simds appear (add_row).
+    const std::uint32_t n = per_simd_ ? 0 : cfg.entries;
+    keys_.assign(n, kEmpty);
+    stamps_.assign(n, 0);
+    slots_.assign(n, 0);
+    empties_ = n;
     uses_.reserve(4 * std::size_t{cfg.entries} + 64);
 }
 
@@ -23,6 +28,13 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
     if (hi >= row_of_.size()) row_of_.resize(std::size_t{hi} + 1, kNone);
     row_of_[hi] = static_cast<std::uint16_t>(rows);
     entry_of_.resize((rows + 1) << 8, kNone);
+    if (per_simd_) {  // the row's partition: entries rows * partition_entries_ on
+        const std::size_t n = (rows + 1) * std::size_t{partition_entries_};
+        if (n >= kNone) throw std::logic_error("register cache: too many simds");
+        keys_.resize(n, kEmpty);
+        stamps_.resize(n, 0);
+        slots_.resize(n, 0);
+    }
     return rows << 8;
 }
 
@@ -36,7 +48,32 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
     first_use_ = 0;
 }
 
+std::uint32_t RegisterCache::partition_victim(std::size_t row) {
+    const auto first = static_cast<std::uint32_t>(row * partition_entries_);
+    const std::uint32_t end = first + partition_entries_;
+    for (std::uint32_t e = first; e < end; ++e)
+        if (keys_[e] == kEmpty) return e;
+    std::uint32_t victim;
+    if (victims_.policy() == Replacement::Random) {
+        victim = first + victims_.pick(partition_entries_, [](std::uint32_t) { return 0; });
+    } else {  // LRU and FIFO: the oldest stamp (FIFO stamps only on fills)
+        victim = first;
+        for (std::uint32_t e = first + 1; e < end; ++e)
+            if (stamps_[e] < stamps_[victim]) victim = e;
+    }
+    entry_of_[slots_[victim]] = kNone;
+    return victim;
+}
+
 inline void RegisterCache::fill(std::uint32_t k, std::size_t slot) {
+    if (per_simd_) {
+        const std::uint32_t victim = partition_victim(slot >> 8);
+        entry_of_[slot] = static_cast<std::uint16_t>(victim);
+        keys_[victim] = k;
+        slots_[victim] = static_cast<std::uint32_t>(slot);
+        stamp(victim);
+        return;
+    }
     const auto n = static_cast<std::uint32_t>(keys_.size());
     if (n == 0) return;
     std::uint32_t victim = 0;
@@ -114,6 +151,7 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         });
     file_read_halves_ += missed_halves;
     if (missed_halves == 0) return 0;
+    // The operands arrive file_read_latency cycles after the reads have had their turn.
     const std::uint64_t per_cycle = read_halves_per_cycle_.value();
     const std::uint64_t start = std::max<std::uint64_t>(ports_busy_until_, now * per_cycle);
     ports_busy_until_ = start + missed_halves;
@@ -121,7 +159,7 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
     // Issue may proceed while at most one cycle of reads is queued.
     ports_free_at_ = done > 0 ? done - 1 : 0;
     // Reads ending within the issue cycle cost nothing; later ones delay the result.
-    return done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0;
+    return (done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0) + read_latency_;
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {

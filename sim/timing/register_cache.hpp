@@ -4,12 +4,16 @@
 // count, is the usual bottleneck at low occupancy or ILP, and the compiler
 // marks each source `cache` (keep it) or `discard` (drop it after this read).
 // The model: a small fully associative cache of 32-bit registers tagged by
-// (simd, register), replacement from the config; sources that miss are read
-// from the register file through `file_read_ports` 32-bit ports (a 16-bit
-// operand takes half a port-cycle); results are written into the cache. The
-// ports work as a queue: an instruction may issue while at most one cycle of
-// reads is still queued ahead of it (the operand collector holds one
-// instruction), and its result is late by however long its own reads wait.
+// (simd, register), replacement from the config, either shared by the
+// scheduler's simds or (sharing "simd") partitioned, `entries` per simd, as
+// the register-file cache of Gebhart et al. (ISCA 2011) keeps entries per
+// warp; sources that miss are read from the register file through
+// `file_read_ports` 32-bit ports (a 16-bit operand takes half a port-cycle)
+// and arrive `file_read_latency` cycles after their read; results are written
+// into the cache. The ports work as a queue: an instruction may issue while
+// at most one cycle of reads is still queued ahead of it, and its result is
+// late by however long its own reads wait plus the read latency (the engine
+// holds the simd's next instruction as long: one operand collector per simd).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +44,8 @@ class RegisterCache {
     std::uint64_t hits() const { return hits_; }
     std::uint64_t misses() const { return misses_; }
     std::uint64_t file_read_halves() const { return file_read_halves_; }
+    // Whether each simd has its own partition of `entries` (sharing "simd").
+    bool per_simd() const { return per_simd_; }
 
   private:
     // Entries hold packed keys (simd << 8 | register), with their stamps in a
@@ -63,6 +69,7 @@ class RegisterCache {
     std::size_t add_row(std::uint32_t hi);
     void stamp(std::uint32_t e) {
         stamps_[e] = ++tick_;
+        if (per_simd_) return;  // a partition's victim is found by a scan of its few entries
         if (uses_.size() == uses_.capacity()) drop_stale_uses();
         uses_.push_back({tick_, e});
     }
@@ -74,6 +81,8 @@ class RegisterCache {
     }
     // Puts key k, whose slot in entry_of_ is `slot`, in the entry a fill takes.
     void fill(std::uint32_t k, std::size_t slot);
+    // The entry a fill takes in the partition of row `row` (sharing "simd").
+    std::uint32_t partition_victim(std::size_t row);
     void empty(std::uint32_t e);
 
     struct Use {
@@ -92,6 +101,9 @@ class RegisterCache {
     std::vector<std::uint16_t> row_of_;  // by key >> 8 (the simd): its row
     std::vector<std::uint16_t> entry_of_;
     VictimPicker victims_;
+    bool per_simd_;
+    std::uint32_t partition_entries_;  // entries per simd (sharing "simd")
+    std::uint32_t read_latency_;       // cycles from a miss's read to its operand
     Divisor read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
     std::uint64_t ports_free_at_ = 0;     // in cycles, from ports_busy_until_

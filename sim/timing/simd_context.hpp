@@ -54,6 +54,9 @@ struct SimdContext {
     std::uint64_t fetched_line = ~0ull;  // I-cache line of the last fetch
     Cycle fetch_ready = 0;
     Cycle last_result = 0;  // when its last result is written
+    // Its operand collector holds one instruction until the register file
+    // has delivered that instruction's missed operands: none issues before.
+    Cycle collector_free = 0;
     bool at_barrier = false;
     bool complex_head = false;  // the head is an integer/complex instruction
     // When the head's pipe frees up for this simd's scheduler: the head's

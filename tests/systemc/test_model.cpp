@@ -30,14 +30,16 @@ TEST_CASE("the dependent FFMA32 example takes exactly the cycles its config's la
     // decides (the I-cache reports it); it then reads three 32-bit registers
     // that all miss the register cache: 6 halves at 2 halves per read port and
     // cycle take ceil(6 / (2 * ports)) cycles, one more than the issue cycle,
-    // so its result is that much late. Every later instruction waits exactly
+    // and the operands arrive file_read_latency cycles after their reads, so
+    // its result is that much late. Every later instruction waits exactly
     // the FP32 latency for the one before.
     const auto& icache = r.stats.at("gpu").at("core_0").at("icache");
     REQUIRE(icache.at("misses") == 1);
     const Cycle cold_fetch =
         m.core.icache.hit_latency_cycles + icache.at("miss_latency_cycles_total").get<Cycle>();
     const Cycle ports_halves = 2 * m.core.register_cache.file_read_ports;
-    const Cycle first_fetch_extra = (6 + ports_halves - 1) / ports_halves - 1;
+    const Cycle first_fetch_extra =
+        (6 + ports_halves - 1) / ports_halves - 1 + m.core.register_cache.file_read_latency;
     CHECK(r.simd_instructions == 1000);
     CHECK(r.cycles == cold_fetch + first_fetch_extra + 1000 * latency);
 }

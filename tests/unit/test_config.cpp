@@ -102,8 +102,10 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.register_file.occupancy.size() == 10);
         CHECK(c.core.l1d.size_bytes == 8192);
         CHECK(c.core.l1d.line_bytes == 128);
-        CHECK(c.core.register_cache.entries == 6);
+        CHECK(c.core.register_cache.sharing == "simd");
+        CHECK(c.core.register_cache.entries == 12);
         CHECK(c.core.register_cache.file_read_ports == 2);
+        CHECK(c.core.register_cache.file_read_latency == 3);
     }
     const agx::MachineConfig max = load_config("m1-max");
     CHECK(max.cores == 32);

@@ -89,7 +89,7 @@ TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lane
 }
 
 TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read ports cost cycles") {
-    RegisterCacheConfig cfg{4, 1, "lru"};  // one 32-bit read per cycle
+    RegisterCacheConfig cfg{"scheduler", 4, 1, 0, "lru"};  // one 32-bit read per cycle
     RegisterCache rc(cfg);
     Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
     CHECK(rc.fetch_operands(0, fma, 0) ==
@@ -101,6 +101,38 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
     CHECK(rc.fetch_operands(0, discard, 20) == 0);
     CHECK(rc.fetch_operands(0, discard, 30) == 0);  // r1 missed: one read fits the issue cycle
     CHECK(rc.misses() == 4);
+}
+
+TEST_CASE("register cache: a partition per simd keeps each simd's registers from the others'") {
+    RegisterCacheConfig cfg{"simd", 2, 2, 0, "lru"};
+    RegisterCache rc(cfg);
+    Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
+    rc.fetch_operands(0, add, 0);  // simd 0: r0, r1
+    for (std::uint32_t simd = 1; simd < 8; ++simd) rc.fetch_operands(simd, add, 1);
+    const auto misses = rc.misses();
+    CHECK(rc.fetch_operands(0, add, 2) == 0);  // seven other simds did not evict simd 0's
+    CHECK(rc.misses() == misses);
+    Instruction other = make_instruction("fadd32", {reg32(2), reg32(2), reg32(3)});
+    rc.fetch_operands(0, other, 3);  // simd 0's two entries now hold r2, r3
+    rc.fetch_operands(0, add, 4);
+    CHECK(rc.misses() == misses + 4);
+
+    RegisterCacheConfig shared{"scheduler", 2, 2, 0, "lru"};
+    RegisterCache one(shared);
+    one.fetch_operands(0, add, 0);
+    one.fetch_operands(1, add, 1);  // simd 1's r0, r1 evict simd 0's
+    one.fetch_operands(0, add, 2);
+    CHECK(one.misses() == 6);
+}
+
+TEST_CASE("register cache: a miss's operand arrives file_read_latency cycles after its read") {
+    RegisterCacheConfig cfg{"simd", 12, 2, 3, "lru"};
+    RegisterCache rc(cfg);
+    Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
+    CHECK(rc.fetch_operands(0, add, 0) == 3);   // two reads fit the issue cycle, then 3 cycles
+    CHECK(rc.fetch_operands(0, add, 10) == 0);  // both cached: no read, no latency
+    Instruction three = make_instruction("fmadd32", {reg32(2), reg32(2), reg32(3), reg32(4)});
+    CHECK(rc.fetch_operands(0, three, 20) == 4);  // three reads take two cycles, then 3
 }
 
 TEST_CASE("cache tags: LRU within a set") {
