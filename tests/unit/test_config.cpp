@@ -367,6 +367,17 @@ TEST_CASE("out-of-range values are errors", "[config]") {
             load_config(with("policy.json", l1d({{"replacement", "lur"}})));
         },
         {"policy.json", "core.l1d.replacement", "unknown name 'lur'", "lru"});
+    auto rc = [](const json& fields) { return json{{"core", {{"register_cache", fields}}}}; };
+    expect_error(
+        [&] {
+            load_config(with("sharing.json", rc({{"sharing", "warp"}})));
+        },
+        {"sharing.json", "core.register_cache.sharing", "unknown name 'warp'", "simd"});
+    expect_error(
+        [&] {
+            load_config(with("latency.json", rc({{"file_read_latency", 100}})));
+        },
+        {"latency.json", "core.register_cache.file_read_latency", "out of range"});
     expect_error(
         [&] {
             load_config(with("family.json", {{"family", "apple9"}}));
