@@ -97,7 +97,7 @@ void RegisterCache::empty(std::uint32_t e) {
     entry_of_[slots_[e]] = kNone;
     keys_[e] = kEmpty;
     stamps_[e] = 0;
-    ++empties_;
+    if (!per_simd_) ++empties_;  // (a partition finds its empty entries by its scan)
 }
 
 namespace {
