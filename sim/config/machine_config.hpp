@@ -26,7 +26,8 @@ struct RegisterFileConfig {
     std::vector<OccupancyStep> occupancy;  // ascending by halves
 };
 
-// Per-scheduler operand reuse cache in front of the register file.
+// The scheduler's operand cache in front of the register file (shared by its
+// simds, or a partition per simd).
 struct RegisterCacheConfig {
     std::string sharing;                  // "scheduler" (one cache) or "simd" (a partition each)
     std::uint32_t entries = 0;            // 32-bit registers held, per scheduler or per simd

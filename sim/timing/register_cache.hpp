@@ -44,8 +44,6 @@ class RegisterCache {
     std::uint64_t hits() const { return hits_; }
     std::uint64_t misses() const { return misses_; }
     std::uint64_t file_read_halves() const { return file_read_halves_; }
-    // Whether each simd has its own partition of `entries` (sharing "simd").
-    bool per_simd() const { return per_simd_; }
 
   private:
     // Entries hold packed keys (simd << 8 | register), with their stamps in a
