@@ -18,7 +18,7 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
     stamps_.assign(n, 0);
     slots_.assign(n, 0);
     empties_ = n;
-    uses_.reserve(4 * std::size_t{cfg.entries} + 64);
+    if (!per_simd_) uses_.reserve(4 * std::size_t{cfg.entries} + 64);  // the shared LRU's log
 }
 
 // Out of line: it runs once per simd slot, at its first instruction.
@@ -50,40 +50,29 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
 
 std::uint32_t RegisterCache::partition_victim(std::size_t row) {
     const auto first = static_cast<std::uint32_t>(row * partition_entries_);
-    const std::uint32_t end = first + partition_entries_;
-    for (std::uint32_t e = first; e < end; ++e)
+    for (std::uint32_t e = first; e < first + partition_entries_; ++e)
         if (keys_[e] == kEmpty) return e;
-    std::uint32_t victim;
-    if (victims_.policy() == Replacement::Random) {
-        victim = first + victims_.pick(partition_entries_, [](std::uint32_t) { return 0; });
-    } else {  // LRU and FIFO: the oldest stamp (FIFO stamps only on fills)
-        victim = first;
-        for (std::uint32_t e = first + 1; e < end; ++e)
-            if (stamps_[e] < stamps_[victim]) victim = e;
-    }
+    const std::uint32_t victim = first + victims_.pick(partition_entries_, [&](std::uint32_t i) {
+        return stamps_[first + i];
+    });
     entry_of_[slots_[victim]] = kNone;
     return victim;
 }
 
 inline void RegisterCache::fill(std::uint32_t k, std::size_t slot) {
-    if (per_simd_) {
-        const std::uint32_t victim = partition_victim(slot >> 8);
-        entry_of_[slot] = static_cast<std::uint16_t>(victim);
-        keys_[victim] = k;
-        slots_[victim] = static_cast<std::uint32_t>(slot);
-        stamp(victim);
-        return;
-    }
-    const auto n = static_cast<std::uint32_t>(keys_.size());
-    if (n == 0) return;
     std::uint32_t victim = 0;
-    if (empties_ > 0) {
+    if (per_simd_) {
+        victim = partition_victim(slot >> 8);
+    } else if (keys_.empty()) {
+        return;
+    } else if (empties_ > 0) {
         while (keys_[victim] != kEmpty) ++victim;
         --empties_;
     } else {
         // Random replacement only picks among full entries; an empty one goes first.
         victim = victims_.policy() == Replacement::Random
-                     ? victims_.pick(n, [](std::uint32_t) { return 0; })
+                     ? victims_.pick(static_cast<std::uint32_t>(keys_.size()),
+                                     [](std::uint32_t) { return 0; })
                      : oldest();
         entry_of_[slots_[victim]] = kNone;
     }
