@@ -58,6 +58,8 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.entries", k.register_cache.entries);
     v("core.register_cache.file_read_ports", k.register_cache.file_read_ports);
     v("core.register_cache.file_read_latency", k.register_cache.file_read_latency);
+    v("core.register_cache.file_read_latency_16bit", k.register_cache.file_read_latency_16bit);
+    v("core.register_cache.half_registers", k.register_cache.half_registers);
     v("core.register_cache.replacement", k.register_cache.replacement);
     visit_cache("core.l1d", k.l1d, v);
     v("core.l1d.write_policy", k.l1d.write_policy);

@@ -22,6 +22,7 @@ const char* const kPolicies[] = {"lru", "fifo", "random"};
 const char* const kSchedulerPolicies[] = {"greedy", "complex_first", "round_robin"};
 const char* const kWritePolicies[] = {"write_through", "write_back"};
 const char* const kSharings[] = {"scheduler", "simd"};
+const char* const kHalfRegisters[] = {"own_entry", "share_entry"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -194,6 +195,9 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.one_of("core.register_cache.sharing", k.register_cache.sharing, kSharings);
     c.at_least("core.register_cache.entries", k.register_cache.entries, 1);
     c.within("core.register_cache.file_read_latency", k.register_cache.file_read_latency, 0, 64);
+    c.within("core.register_cache.file_read_latency_16bit",
+             k.register_cache.file_read_latency_16bit, 0, 64);
+    c.one_of("core.register_cache.half_registers", k.register_cache.half_registers, kHalfRegisters);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
     c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);

@@ -33,7 +33,10 @@ struct RegisterCacheConfig {
     std::uint32_t entries = 0;            // 32-bit registers held, per scheduler or per simd
     std::uint32_t file_read_ports = 0;    // register-file reads (32-bit) per cycle
     std::uint32_t file_read_latency = 0;  // cycles from a miss's read to its operand
-    std::string replacement;              // policy name, e.g. "lru"
+    std::uint32_t file_read_latency_16bit = 0;  // the same when every missed operand is 16-bit
+    std::string half_registers;  // "own_entry" (a 16-bit register takes an entry) or "share_entry"
+                                 // (both halves of a 32-bit register share one)
+    std::string replacement;     // policy name, e.g. "lru"
 };
 
 struct CacheConfig {

@@ -9,7 +9,9 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
     : victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
       per_simd_(cfg.sharing == "simd"),
       partition_entries_(cfg.entries),
+      half_own_entry_(cfg.half_registers != "share_entry"),
       read_latency_(cfg.file_read_latency),
+      read_latency_16_(cfg.file_read_latency_16bit),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {
     if (cfg.entries >= kNone) throw std::invalid_argument("register cache: too many entries");
     // Shared: the entries now. Per simd: a partition each as simds appear (add_row).
@@ -90,13 +92,16 @@ void RegisterCache::empty(std::uint32_t e) {
 }
 
 namespace {
-// Calls f(reg) for each 32-bit register a register operand spans (a 64-bit or
-// vector operand spans several).
+// Calls f(tag) for each entry a register operand needs: the number, in
+// halves, of each 32-bit register it spans (a 64-bit or vector operand spans
+// several), or of a 16-bit register itself when halves take entries of their
+// own. Numbers in halves stay below 256, a row of entry_of_.
 template <class F>
-void for_each_register(const Operand& op, F&& f) {
+void for_each_register(const Operand& op, bool half_own_entry, F&& f) {
     if (op.kind != OperandKind::Reg) return;
-    const std::uint16_t last = (op.first_half + op.halves - 1) / 2;
-    for (std::uint16_t reg = op.first_half / 2; reg <= last; ++reg) f(reg);
+    if (half_own_entry && op.halves == 1) return f(op.first_half);
+    const auto last = static_cast<std::uint16_t>((op.first_half + op.halves - 1) & ~1u);
+    for (auto tag = static_cast<std::uint16_t>(op.first_half & ~1u); tag <= last; tag += 2) f(tag);
 }
 }  // namespace
 
@@ -109,9 +114,10 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         return reg < 256 ? simd_row + reg : row(k >> 8) + (k & 0xff);
     };
     std::uint32_t missed_halves = 0;
+    bool missed_32bit = false;
     for (unsigned i = 0; i < inst.num_src; ++i) {
         const Operand& op = inst.src[i];
-        for_each_register(op, [&](std::uint16_t reg) {
+        for_each_register(op, half_own_entry_, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
             const std::size_t slot = slot_of(k, reg);
             const std::uint16_t e = entry_of_[slot];
@@ -125,11 +131,12 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
             }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
+            missed_32bit |= op.halves > 1;
             if (op.hint != CacheHint::Discard) fill(k, slot);
         });
     }
     for (unsigned i = 0; i < inst.num_dst; ++i)
-        for_each_register(inst.dst[i], [&](std::uint16_t reg) {
+        for_each_register(inst.dst[i], half_own_entry_, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
             const std::size_t slot = slot_of(k, reg);
             const std::uint16_t e = entry_of_[slot];
@@ -148,7 +155,8 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
     // Issue may proceed while at most one cycle of reads is queued.
     ports_free_at_ = done > 0 ? done - 1 : 0;
     // Reads ending within the issue cycle cost nothing; later ones delay the result.
-    return (done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0) + read_latency_;
+    return (done > now + 1 ? static_cast<std::uint32_t>(done - now - 1) : 0) +
+           (missed_32bit ? read_latency_ : read_latency_16_);
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {

@@ -3,13 +3,16 @@
 // apple-gpu-core.md ("Dispatch and the register cache"): operand fetch, not ALU
 // count, is the usual bottleneck at low occupancy or ILP, and the compiler
 // marks each source `cache` (keep it) or `discard` (drop it after this read).
-// The model: a small fully associative cache of 32-bit registers tagged by
-// (simd, register), replacement from the config, either shared by the
+// The model: a small fully associative cache of registers tagged by (simd,
+// register), replacement from the config; an entry holds a 32-bit register
+// or a 16-bit one (half_registers "own_entry"), or a 32-bit register with
+// both its halves ("share_entry"), either shared by the
 // scheduler's simds or (sharing "simd") partitioned, `entries` per simd, as
 // the register-file cache of Gebhart et al. (ISCA 2011) keeps entries per
 // warp; sources that miss are read from the register file through
 // `file_read_ports` 32-bit ports (a 16-bit operand takes half a port-cycle)
-// and arrive `file_read_latency` cycles after their read; results are written
+// and arrive `file_read_latency` cycles after their read
+// (`file_read_latency_16bit` when all of them are 16-bit); results are written
 // into the cache. The ports work as a queue: an instruction may issue while
 // at most one cycle of reads is still queued ahead of it, and its result is
 // late by however long its own reads wait plus the read latency (the engine
@@ -46,7 +49,8 @@ class RegisterCache {
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
   private:
-    // Entries hold packed keys (simd << 8 | register), with their stamps in a
+    // Entries hold packed keys (simd << 8 | register number in halves, of
+    // the low half for a 32-bit register), with their stamps in a
     // parallel array (0: empty); LRU stamps on every use, FIFO on fills and
     // writes. A fill takes an empty entry (the lowest) first, else the oldest
     // stamp. Nearly every lookup of a busy core misses (imad_fadd: all of its
@@ -101,7 +105,9 @@ class RegisterCache {
     VictimPicker victims_;
     bool per_simd_;
     std::uint32_t partition_entries_;  // entries per simd (sharing "simd")
+    bool half_own_entry_;              // a 16-bit register takes an entry of its own
     std::uint32_t read_latency_;       // cycles from a miss's read to its operand
+    std::uint32_t read_latency_16_;    // the same when only 16-bit operands missed
     Divisor read_halves_per_cycle_;
     std::uint64_t ports_busy_until_ = 0;  // in half-register reads: cycle x read_halves_per_cycle_
     std::uint64_t ports_free_at_ = 0;     // in cycles, from ports_busy_until_

@@ -89,7 +89,8 @@ TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lane
 }
 
 TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read ports cost cycles") {
-    RegisterCacheConfig cfg{"scheduler", 4, 1, 0, "lru"};  // one 32-bit read per cycle
+    RegisterCacheConfig cfg{"scheduler",   4,    1, 0, 0,
+                            "share_entry", "lru"};  // one 32-bit read per cycle
     RegisterCache rc(cfg);
     Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
     CHECK(rc.fetch_operands(0, fma, 0) ==
@@ -104,7 +105,7 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
 }
 
 TEST_CASE("register cache: a partition per simd keeps each simd's registers from the others'") {
-    RegisterCacheConfig cfg{"simd", 2, 2, 0, "lru"};
+    RegisterCacheConfig cfg{"simd", 2, 2, 0, 0, "share_entry", "lru"};
     RegisterCache rc(cfg);
     Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
     rc.fetch_operands(0, add, 0);  // simd 0: r0, r1
@@ -117,7 +118,7 @@ TEST_CASE("register cache: a partition per simd keeps each simd's registers from
     rc.fetch_operands(0, add, 4);
     CHECK(rc.misses() == misses + 4);
 
-    RegisterCacheConfig shared{"scheduler", 2, 2, 0, "lru"};
+    RegisterCacheConfig shared{"scheduler", 2, 2, 0, 0, "share_entry", "lru"};
     RegisterCache one(shared);
     one.fetch_operands(0, add, 0);
     one.fetch_operands(1, add, 1);  // simd 1's r0, r1 evict simd 0's
@@ -126,13 +127,34 @@ TEST_CASE("register cache: a partition per simd keeps each simd's registers from
 }
 
 TEST_CASE("register cache: a miss's operand arrives file_read_latency cycles after its read") {
-    RegisterCacheConfig cfg{"simd", 12, 2, 3, "lru"};
+    RegisterCacheConfig cfg{"simd", 12, 2, 3, 3, "share_entry", "lru"};
     RegisterCache rc(cfg);
     Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
     CHECK(rc.fetch_operands(0, add, 0) == 3);   // two reads fit the issue cycle, then 3 cycles
     CHECK(rc.fetch_operands(0, add, 10) == 0);  // both cached: no read, no latency
     Instruction three = make_instruction("fmadd32", {reg32(2), reg32(2), reg32(3), reg32(4)});
     CHECK(rc.fetch_operands(0, three, 20) == 4);  // three reads take two cycles, then 3
+}
+
+TEST_CASE("register cache: a 16-bit register takes an entry of its own unless halves share") {
+    // Four 16-bit registers, the halves of r0 and r1, in two entries.
+    Instruction lo = make_instruction("fadd16", {reg16(0), reg16(0), reg16(2)});
+    Instruction hi = make_instruction("fadd16", {reg16(1), reg16(1), reg16(3)});
+    RegisterCacheConfig own{"simd", 2, 2, 3, 1, "own_entry", "lru"};
+    RegisterCache a(own);
+    CHECK(a.fetch_operands(0, lo, 0) == 1);   // two 16-bit misses: the 16-bit read latency
+    CHECK(a.fetch_operands(0, hi, 10) == 1);  // h1, h3 evict h0, h2
+    CHECK(a.fetch_operands(0, lo, 20) == 1);
+    CHECK(a.misses() == 6);
+    RegisterCacheConfig share{"simd", 2, 2, 3, 1, "share_entry", "lru"};
+    RegisterCache b(share);
+    b.fetch_operands(0, lo, 0);  // r0 and r1 now cached, both halves
+    CHECK(b.fetch_operands(0, hi, 10) == 0);
+    CHECK(b.fetch_operands(0, lo, 20) == 0);
+    CHECK(b.misses() == 2);
+    // A 32-bit operand among the misses: the 32-bit latency.
+    Instruction mixed = make_instruction("fadd32", {reg32(4), reg32(4), reg32(5)});
+    CHECK(a.fetch_operands(0, mixed, 30) == 3);
 }
 
 TEST_CASE("cache tags: LRU within a set") {

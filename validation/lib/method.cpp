@@ -31,6 +31,13 @@ KindParameters kind(const nlohmann::json& j, const char* key, const std::string&
         p.operand_shape = shape == "vec4_groups" ? OperandShape::Vec4Groups
                           : shape == "x*x+1"     ? OperandShape::SelfReuse
                                                  : OperandShape::Distinct;
+        if (k.contains("kernel_overhead_cycles")) {
+            p.overhead_16 = k.at("kernel_overhead_cycles").at("16").get<double>();
+            p.overhead_32 = k.at("kernel_overhead_cycles").at("32").get<double>();
+            if (p.overhead_16 < 0 || p.overhead_32 < 0)
+                throw InputError(where + ": " + key + ".kernel_overhead_cycles",
+                                 "must not be negative");
+        }
     } catch (const nlohmann::json::exception& e) {
         throw InputError(where + ": " + key, e.what());
     }

@@ -16,6 +16,9 @@ struct KindParameters {
     std::uint32_t repetitions = 1440;
     BenchmarkDefinition::Method method = BenchmarkDefinition::Method::Total;
     OperandShape operand_shape = OperandShape::Distinct;
+    // This kind's own kernel's fixed cost, where it is not the control
+    // group's (negative: the control group's).
+    double overhead_16 = -1, overhead_32 = -1;
 };
 
 struct Method {
@@ -23,6 +26,11 @@ struct Method {
     double overhead_16 = 0, overhead_32 = 0;
     double overhead(std::uint32_t register_bits) const {
         return register_bits == 16 ? overhead_16 : overhead_32;
+    }
+    // The fixed cost of the kernel that measured figures of kind `k`.
+    double overhead(const KindParameters& k, std::uint32_t register_bits) const {
+        const double own = register_bits == 16 ? k.overhead_16 : k.overhead_32;
+        return own >= 0 ? own : overhead(register_bits);
     }
 };
 

@@ -197,7 +197,7 @@ MeasurementFile import_reference_csv(const std::string& path) {
                     const std::string id = im.table + "/" + op + "/ilp" + col(1) + "/simds" +
                                            col(2) + "/" + std::to_string(bits) + "bit";
                     im.add(im.record(id, "m1-max", kM1MaxGhz, FigureKind::IlpOccupancy,
-                                     definition(op, {{op, 1}}, bits, p, m.overhead(bits))),
+                                     definition(op, {{op, 1}}, bits, p, m.overhead(p, bits))),
                            bits == 32 ? col(3) : col(4), where,
                            bits == 32 ? "cycles_32bit" : "cycles_16bit");
                 }
