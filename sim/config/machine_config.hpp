@@ -74,6 +74,9 @@ struct CoreConfig {
     std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
     std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first",
                                    // "round_robin"
+    // Simds per scheduler in a two-level scheduler's active pool, the only
+    // ones it issues from (0: every resident simd).
+    std::uint32_t active_simds = 0;
     RegisterFileConfig register_file;
     RegisterCacheConfig register_cache;
     CacheConfig l1d;

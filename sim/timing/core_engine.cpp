@@ -33,6 +33,10 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       group_slots_(residency.threadgroups_per_core),
       sched_live_(cfg.schedulers, 0),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
+      // A pool as large as the scheduler's slots is no pool: left disabled.
+      pools_(cfg.schedulers,
+             ActivePool(cfg.active_simds < slots_per_scheduler(cfg) ? cfg.active_simds : 0,
+                        slots_per_scheduler(cfg))),
       quiet_until_(cfg.schedulers, 0),
       quiet_best_(cfg.schedulers, Evaluation{kNever, StallCause::NoSimd}),
       complex_heads_(cfg.schedulers, 0),
@@ -105,6 +109,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.stream = workload_.open(*tg, i);
             slot.simds.push_back(id);
             ++sched_live_[s.scheduler];
+            pools_[s.scheduler].arrive(s.sched_slot);
         }
         // Only once the whole group is placed: a simd with no instructions
         // retires at once, and the group must not look finished before then.
@@ -148,6 +153,7 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     count_complex_head(s);
     --sched_live_[s.scheduler];
     wakeups_[s.scheduler].park_elsewhere(s.sched_slot);
+    pools_[s.scheduler].leave(s.sched_slot);
     lsu_waiters_.remove(id, s.scheduler);
     blocks_.register_caches[s.scheduler]->evict_simd(id);
 
@@ -175,6 +181,7 @@ void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
         if (o.active && o.at_barrier && o.group_slot == slot) {
             o.at_barrier = false;
             o.earliest = now + 1;
+            pools_[o.scheduler].arrive(o.sched_slot);
             wakeups_[o.scheduler].sleep_until(o.sched_slot, now + 1);
             quiet_until_[o.scheduler] = 0;
         }
@@ -198,6 +205,7 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     s.cause = e.cause;
     // Waiting for the load/store unit: sleep in its queue.
     if (e.cause == StallCause::MemoryBusy && op.memory == isa::MemorySpace::Device) {
+        pools_[sc].leave(slot);  // back when the unit wakes it
         lsu_waiters_.add(id, sc);
         s.earliest = kNever;
         wakeups_[sc].park_elsewhere(slot);
@@ -216,6 +224,9 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
         wakeups_[sc].park_elsewhere(slot);  // at a barrier: released from outside
     else
         wakeups_[sc].sleep_until(slot, std::max(e.when, now + 1));
+    // Waiting on memory is long: the simd leaves the active pool until then.
+    if (e.cause == StallCause::WaitSlot && pools_[sc].enabled())
+        pools_[sc].away_until(slot, std::max(e.when, now + 1));
 }
 
 CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
@@ -313,6 +324,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         s.earliest = kNever;  // what an evaluation would say, for the stall cause
         s.cause = StallCause::Barrier;
         wakeups_[sched].park_elsewhere(s.sched_slot);
+        pools_[sched].leave(s.sched_slot);
         ++g.at_barrier;
         release_barrier_if_complete(g, now);
     }
@@ -343,6 +355,7 @@ Cycle CoreEngine::step(Cycle now) {
         lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
             SimdContext& s = simds_[id];
             s.earliest = now;
+            pools_[s.scheduler].arrive(s.sched_slot);
             wake(s);
         });
 
@@ -408,6 +421,8 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
 bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
     SchedulerWakeups& w = wakeups_[sc];
     w.release_timers(now);
+    ActivePool& pool = pools_[sc];
+    if (pool.enabled()) pool.refill(now);
     // The first ready simd in the scan issues. Under complex_first, while the
     // integer/complex unit is free and some simd's head is for it, the scan
     // goes on past the first ready simd to the first ready complex
@@ -439,7 +454,8 @@ bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
             }
             chosen = id;
             return true;
-        });
+        },
+        pool.enabled() ? pool.members() : nullptr);
     if (chosen == kNoSimd) chosen = first_ready;
     const bool issued = chosen != kNoSimd;
     if (issued) {
@@ -462,6 +478,10 @@ bool CoreEngine::look(unsigned sc, Cycle now, Evaluation& best) {
         const Evaluation t = unit_free_at(static_cast<Unit>(__builtin_ctz(m)), sc);
         if (t.when < found.when) found = t;
     }
+    // A simd left the pool during the scan and another waits for its place:
+    // it may issue next cycle.
+    if (pool.enabled() && pool.room_for_queued() && found.when > now + 1)
+        found = {now + 1, found.cause};
     best = found;
     quiet_best_[sc] = found;
     quiet_until_[sc] = found.when;

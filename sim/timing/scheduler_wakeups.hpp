@@ -99,11 +99,13 @@ class SchedulerWakeups {
 
     // Calls visit(slot) for each candidate, in a circle from `start`, until it
     // returns true. Candidates are the ready slots and the slots waiting on a
-    // resource for which free(resource) says it is free now; visit must
+    // resource for which free(resource) says it is free now, among the slots
+    // whose bit is set in `only` (null: all of them); visit must
     // re-park the slot it is given, or leave it ready, and may stop the walk
     // by returning true.
     template <class Free, class Visit>
-    void for_each_candidate(unsigned start, Free free, Visit visit) {
+    void for_each_candidate(unsigned start, Free free, Visit visit,
+                            const std::uint64_t* only = nullptr) {
         // Up to 64 slots (every shipped config): one word, no scratch copy,
         // the same order as the walk below.
         if (words_ == 1) {
@@ -112,6 +114,7 @@ class SchedulerWakeups {
                 const unsigned r = static_cast<unsigned>(__builtin_ctz(m));
                 if (free(r)) bits |= waiting_[r];
             }
+            if (only) bits &= only[0];
             if (start >= where_.size()) start = 0;  // round robin past the last slot
             // From start to the end, then from 0 to start.
             const std::uint64_t from_start = ~0ull << start;
@@ -128,6 +131,8 @@ class SchedulerWakeups {
             const std::uint64_t* w = waiting_.data() + std::size_t{r} * words_;
             for (unsigned i = 0; i < words_; ++i) scratch_[i] |= w[i];
         }
+        if (only)
+            for (unsigned i = 0; i < words_; ++i) scratch_[i] &= only[i];
         const unsigned slots = static_cast<unsigned>(where_.size());
         if (start >= slots) start = 0;  // round robin past the last slot
         // From start to the end, then from 0 to start.

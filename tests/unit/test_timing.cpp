@@ -289,3 +289,56 @@ TEST_CASE("engine: a barrier holds a threadgroup's simds until all arrive") {
     CHECK(e->simd_instructions() == 2 * 4 * 9);
     CHECK(e->threadgroups_done() == 2);
 }
+
+namespace {
+// Cycles per instruction per scheduler of a one-instruction dependent chain
+// (the FP32 latency, 3) in 24 simds, 6 per scheduler (a whole number of
+// pools of 1, 2 or 3), with a pool of `active` simds.
+double chain_rate(std::uint32_t active) {
+    Bench b;
+    b.cfg.active_simds = active;
+    ProgramWorkload w("chains", launch(32 * 24, 1),
+                      {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 200);
+    const Cycle end = b.run(w);
+    return static_cast<double>(end) / (24.0 * 200 / 4);
+}
+}  // namespace
+
+TEST_CASE("engine: a two-level scheduler issues only from its active pool") {
+    // Latency 3: one simd issues every third cycle, two two in three, three
+    // or more every cycle.
+    CHECK(chain_rate(1) == Approx(3.0).epsilon(0.02));
+    CHECK(chain_rate(2) == Approx(1.5).epsilon(0.02));
+    CHECK(chain_rate(3) == Approx(1.0).epsilon(0.02));
+    CHECK(chain_rate(0) == Approx(1.0).epsilon(0.02));  // 0: every resident simd
+}
+
+TEST_CASE("engine: simds at a barrier leave the pool, so a group larger than it gets through") {
+    Bench b;
+    b.cfg.active_simds = 1;
+    Instruction barrier = make_instruction("threadgroup_barrier", {});
+    Instruction add = make_instruction("fadd32", {reg32(1), reg32(1), reg32(2)});
+    ProgramWorkload w("barrier", launch(512, 2), {add, barrier, add}, 3);  // 4 simds/scheduler
+    CoreEngine* e = nullptr;
+    b.run(w, &e);
+    CHECK(e->simd_instructions() == 2 * 16 * 9);
+    CHECK(e->threadgroups_done() == 2);
+}
+
+TEST_CASE("engine: a simd waiting on memory leaves the pool for another") {
+    // One pool place per scheduler, 100-cycle loads: with the waiting simd
+    // out of the pool, the other simds' loads overlap with its wait.
+    Bench b;
+    b.cfg.active_simds = 1;
+    Instruction load = make_instruction("device_load", {reg32(4)});
+    load.mem.bytes_per_lane = 4;
+    load.mem.base = 0x1000;
+    load.mem.stride = 4;
+    load.wait_slot = 0;
+    Instruction wait = make_instruction("wait", {});
+    wait.wait_slot = 0;
+    Instruction use = make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)});
+    ProgramWorkload w("loads", launch(32 * 16, 1), {load, wait, use}, 1);  // 4 simds/scheduler
+    const Cycle end = b.run(w);
+    CHECK(end < 2 * 100);  // four back-to-back waits would take over 400
+}
