@@ -380,6 +380,16 @@ TEST_CASE("out-of-range values are errors", "[config]") {
         {"latency.json", "core.register_cache.file_read_latency", "out of range"});
     expect_error(
         [&] {
+            load_config(with("halves.json", rc({{"half_registers", "own"}})));
+        },
+        {"halves.json", "core.register_cache.half_registers", "unknown name 'own'", "own_entry"});
+    expect_error(
+        [&] {
+            load_config(with("pool.json", {{"core", {{"active_simds", 1000}}}}));
+        },
+        {"pool.json", "core.active_simds", "out of range"});
+    expect_error(
+        [&] {
             load_config(with("family.json", {{"family", "apple9"}}));
         },
         {"family.json", "family", "unknown name"});
