@@ -103,9 +103,12 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.l1d.size_bytes == 8192);
         CHECK(c.core.l1d.line_bytes == 128);
         CHECK(c.core.register_cache.sharing == "simd");
-        CHECK(c.core.register_cache.entries == 12);
+        CHECK(c.core.register_cache.entries == 20);
         CHECK(c.core.register_cache.file_read_ports == 2);
         CHECK(c.core.register_cache.file_read_latency == 3);
+        CHECK(c.core.register_cache.file_read_latency_16bit == 1);
+        CHECK(c.core.register_cache.half_registers == "own_entry");
+        CHECK(c.core.active_simds == 3);
     }
     const agx::MachineConfig max = load_config("m1-max");
     CHECK(max.cores == 32);

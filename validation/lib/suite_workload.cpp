@@ -117,7 +117,20 @@ void SuiteWorkload::build_vec4_groups(const BenchmarkDefinition& def, RegisterAl
     std::vector<std::uint16_t> reg_of(24);
     for (auto& r : reg_of) r = alloc.take(w);
     std::uint32_t pc = 0;
-    for (const auto& [own, other] : vec4_group(def.ilp)) {
+    const auto group = vec4_group(def.ilp);
+    // The third source of a three-source operation (FFMA): the value written
+    // just before `other` was, the kernel's FMA01 pattern (fma(own, prev1,
+    // prev2) in its dependent chain), the group repeating.
+    auto written_before = [&](std::size_t i, int reg) {
+        const std::size_t n = group.size();
+        for (std::size_t back = 1; back <= n; ++back) {
+            const std::size_t j = (i + n - back) % n;
+            if (group[j].first == reg) return group[(j + n - 1) % n].first;
+        }
+        return reg;
+    };
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        const auto [own, other] = group[i];
         Instruction in;
         in.opcode = *op;
         in.pc = pc;
@@ -125,12 +138,10 @@ void SuiteWorkload::build_vec4_groups(const BenchmarkDefinition& def, RegisterAl
         in.dst[in.num_dst++] = reg(reg_of[own], w);
         in.src[in.num_src++] = reg(reg_of[own], w);
         in.src[in.num_src++] = reg(reg_of[other], w);
-        // A three-source operation (FFMA) reads a third distinct register:
-        // the component after `other` (ilp_occupancy.csv notes).
         std::size_t sources = 0;
         for (const auto& spec : info.operands)
             sources += spec.role == isa::OperandRole::Src && !spec.optional;
-        if (sources >= 3) in.src[in.num_src++] = reg(reg_of[(other / 4) * 4 + (other + 1) % 4], w);
+        if (sources >= 3) in.src[in.num_src++] = reg(reg_of[written_before(i, other)], w);
         rep_.push_back(in);
     }
     rep_bytes_ = pc;
