@@ -201,7 +201,9 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
     c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);
-    c.within("core.active_simds", k.active_simds, 0, k.max_resident_simds);
+    // At most a scheduler's share of the resident simds (0: no pool).
+    c.within("core.active_simds", k.active_simds, 0,
+             k.max_resident_simds / std::max<std::uint32_t>(1, k.schedulers));
     check_cache(c, "core.l1d", k.l1d, true);
     c.one_of("core.l1d.write_policy", k.l1d.write_policy, kWritePolicies);
     check_cache(c, "core.icache", k.icache, false);

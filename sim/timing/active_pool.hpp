@@ -41,12 +41,13 @@ class ActivePool {
     // The slot's simd can issue again (newly resident, or back from a wait):
     // it queues for room.
     void arrive(unsigned slot) {
-        if (state_[slot] != kOut) return;
+        if (!enabled() || state_[slot] != kOut) return;
         state_[slot] = kQueued;
         queue_.push_back(slot);
     }
     // The slot's simd leaves the pool or the queue (it waits, or finished).
     void leave(unsigned slot) {
+        if (!enabled()) return;
         if (state_[slot] == kIn) {
             members_[slot / 64] &= ~(1ull << (slot % 64));
             --count_;

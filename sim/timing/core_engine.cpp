@@ -204,8 +204,9 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     s.earliest = e.when;
     s.cause = e.cause;
     // Waiting for the load/store unit: sleep in its queue.
+    // (It keeps its place in the active pool: the unit wakes the first
+    // waiter in line, which must be able to issue then.)
     if (e.cause == StallCause::MemoryBusy && op.memory == isa::MemorySpace::Device) {
-        pools_[sc].leave(slot);  // back when the unit wakes it
         lsu_waiters_.add(id, sc);
         s.earliest = kNever;
         wakeups_[sc].park_elsewhere(slot);
@@ -225,8 +226,11 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     else
         wakeups_[sc].sleep_until(slot, std::max(e.when, now + 1));
     // Waiting on memory is long: the simd leaves the active pool until then.
-    if (e.cause == StallCause::WaitSlot && pools_[sc].enabled())
+    if (e.cause == StallCause::WaitSlot && pools_[sc].enabled()) {
         pools_[sc].away_until(slot, std::max(e.when, now + 1));
+        // Its register-cache partition belongs to its place in the pool.
+        blocks_.register_caches[sc]->evict_simd(id);
+    }
 }
 
 CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
@@ -324,9 +328,13 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         s.earliest = kNever;  // what an evaluation would say, for the stall cause
         s.cause = StallCause::Barrier;
         wakeups_[sched].park_elsewhere(s.sched_slot);
-        pools_[sched].leave(s.sched_slot);
         ++g.at_barrier;
         release_barrier_if_complete(g, now);
+        // Still waiting (not the last to arrive): its place goes to another.
+        if (s.at_barrier && pools_[sched].enabled()) {
+            pools_[sched].leave(s.sched_slot);
+            blocks_.register_caches[sched]->evict_simd(id);
+        }
     }
 }
 
@@ -355,7 +363,6 @@ Cycle CoreEngine::step(Cycle now) {
         lsu_waiters_.wake_first(1, [&](std::uint32_t id) {
             SimdContext& s = simds_[id];
             s.earliest = now;
-            pools_[s.scheduler].arrive(s.sched_slot);
             wake(s);
         });
 

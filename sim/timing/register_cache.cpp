@@ -25,11 +25,11 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
 
 // Out of line: it runs once per simd slot, at its first instruction.
 [[gnu::noinline]] std::size_t RegisterCache::add_row(std::uint32_t hi) {
-    const std::size_t rows = entry_of_.size() >> 8;
+    const std::size_t rows = entry_of_.size() >> kTagBits;
     if (rows >= kNone) throw std::logic_error("register cache: too many simds");
     if (hi >= row_of_.size()) row_of_.resize(std::size_t{hi} + 1, kNone);
     row_of_[hi] = static_cast<std::uint16_t>(rows);
-    entry_of_.resize((rows + 1) << 8, kNone);
+    entry_of_.resize((rows + 1) << kTagBits, kNone);
     if (per_simd_) {  // the row's partition: entries rows * partition_entries_ on
         const std::size_t n = (rows + 1) * std::size_t{partition_entries_};
         if (n >= kNone) throw std::logic_error("register cache: too many simds");
@@ -37,7 +37,7 @@ RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
         stamps_.resize(n, 0);
         slots_.resize(n, 0);
     }
-    return rows << 8;
+    return rows << kTagBits;
 }
 
 // When the log is full: keeps only the stamps still current (at most one per
@@ -64,7 +64,7 @@ std::uint32_t RegisterCache::partition_victim(std::size_t row) {
 inline void RegisterCache::fill(std::uint32_t k, std::size_t slot) {
     std::uint32_t victim = 0;
     if (per_simd_) {
-        victim = partition_victim(slot >> 8);
+        victim = partition_victim(slot >> kTagBits);
     } else if (keys_.empty()) {
         return;
     } else if (empties_ > 0) {
@@ -94,24 +94,34 @@ void RegisterCache::empty(std::uint32_t e) {
 namespace {
 // Calls f(tag) for each entry a register operand needs: the number, in
 // halves, of each 32-bit register it spans (a 64-bit or vector operand spans
-// several), or of a 16-bit register itself when halves take entries of their
-// own. Numbers in halves stay below 256, a row of entry_of_.
+// several), or 256 + a 16-bit register's own number when halves take entries
+// of their own, so that a 16-bit register and the 32-bit one holding it are
+// different entries. Tags stay below 512, a row of entry_of_.
 template <class F>
 void for_each_register(const Operand& op, bool half_own_entry, F&& f) {
     if (op.kind != OperandKind::Reg) return;
-    if (half_own_entry && op.halves == 1) return f(op.first_half);
+    if (half_own_entry && op.halves == 1) return f(static_cast<std::uint16_t>(256 + op.first_half));
     const auto last = static_cast<std::uint16_t>((op.first_half + op.halves - 1) & ~1u);
     for (auto tag = static_cast<std::uint16_t>(op.first_half & ~1u); tag <= last; tag += 2) f(tag);
 }
 }  // namespace
 
+// The entry of the 32-bit register holding 16-bit register tag `tag` (a tag
+// of 256 and up), or kNone (also for a 32-bit tag).
+template <class SlotOf>
+std::uint16_t RegisterCache::holder_entry(std::uint32_t simd, std::uint16_t tag, SlotOf& slot_of) {
+    if (tag < 256) return kNone;
+    const auto wide = static_cast<std::uint16_t>((tag - 256) & ~1u);
+    return entry_of_[slot_of(key(simd, wide), wide)];
+}
+
 std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instruction& inst,
                                             std::uint64_t now) {
     const std::size_t simd_row = row(simd);
     // Key k's slot in entry_of_: in the simd's row, unless the register
-    // number spills into the simd bits of the key (>= 256, never in a trace).
+    // number spills into the simd bits of the key (>= 512, never in a trace).
     auto slot_of = [&](std::uint32_t k, std::uint16_t reg) {
-        return reg < 256 ? simd_row + reg : row(k >> 8) + (k & 0xff);
+        return reg <= kTagMask ? simd_row + reg : row(k >> kTagBits) + (k & kTagMask);
     };
     std::uint32_t missed_halves = 0;
     bool missed_32bit = false;
@@ -129,6 +139,13 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
                     stamp(e);
                 return;
             }
+            // A 16-bit register is also read from the 32-bit register holding
+            // it, when that is cached (its entry holds both halves).
+            if (const std::uint16_t wide = holder_entry(simd, reg, slot_of); wide != kNone) {
+                ++hits_;
+                if (victims_.stamp_on_hit()) stamp(wide);
+                return;
+            }
             ++misses_;
             missed_halves += std::min<std::uint32_t>(op.halves, 2);
             missed_32bit |= op.halves > 1;
@@ -139,7 +156,9 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
         for_each_register(inst.dst[i], half_own_entry_, [&](std::uint16_t reg) {
             const std::uint32_t k = key(simd, reg);
             const std::size_t slot = slot_of(k, reg);
-            const std::uint16_t e = entry_of_[slot];
+            std::uint16_t e = entry_of_[slot];
+            // A 16-bit result goes into the 32-bit register holding it if that is cached.
+            if (e == kNone) e = holder_entry(simd, reg, slot_of);
             if (e != kNone)
                 stamp(e);  // a new value: stamped as a fill
             else
@@ -160,8 +179,15 @@ std::uint32_t RegisterCache::fetch_operands(std::uint32_t simd, const Instructio
 }
 
 void RegisterCache::evict_simd(std::uint32_t simd) {
+    if (per_simd_) {  // its partition only (keys spilling into another row never occur)
+        if (simd >= row_of_.size() || row_of_[simd] == kNone) return;
+        const std::uint32_t first = std::uint32_t{row_of_[simd]} * partition_entries_;
+        for (std::uint32_t e = first; e < first + partition_entries_; ++e)
+            if (keys_[e] != kEmpty) empty(e);
+        return;
+    }
     for (std::uint32_t i = 0; i < keys_.size(); ++i)
-        if (keys_[i] != kEmpty && keys_[i] >> 8 == simd) empty(i);
+        if (keys_[i] != kEmpty && keys_[i] >> kTagBits == simd) empty(i);
 }
 
 }  // namespace agx

@@ -49,23 +49,28 @@ class RegisterCache {
     std::uint64_t file_read_halves() const { return file_read_halves_; }
 
   private:
-    // Entries hold packed keys (simd << 8 | register number in halves, of
-    // the low half for a 32-bit register), with their stamps in a
+    // Entries hold packed keys (simd << 9 | tag: a 32-bit register's number
+    // in halves, that of its low half, or 256 + a 16-bit register's own
+    // number when halves take entries of their own), with their stamps in a
     // parallel array (0: empty); LRU stamps on every use, FIFO on fills and
     // writes. A fill takes an empty entry (the lowest) first, else the oldest
     // stamp. Nearly every lookup of a busy core misses (imad_fadd: all of its
     // sources), so neither a lookup nor a fill scans the entries:
-    //  - entry_of_ says which entry holds a key: a row of 256 slots per simd
+    //  - entry_of_ says which entry holds a key: a row of 512 slots per simd
     //    (made as simds appear), the key's low byte its column;
     //  - uses_ logs the stamps in the order they were given: the first one
     //    that is still its entry's stamp is the oldest.
     static constexpr std::uint32_t kEmpty = 0xffffffffu;
     static constexpr std::uint16_t kNone = 0xffff;  // no entry (entry_of_), no row (row_of_)
-    static std::uint32_t key(std::uint32_t simd, std::uint16_t reg) { return simd << 8 | reg; }
-    // Where in entry_of_ the row of the keys k with k >> 8 == hi begins
-    // (made if need be); key k's slot is that plus k & 0xff.
+    static constexpr unsigned kTagBits = 9;
+    static constexpr std::uint32_t kTagMask = (1u << kTagBits) - 1;
+    static std::uint32_t key(std::uint32_t simd, std::uint16_t tag) {
+        return simd << kTagBits | tag;
+    }
+    // Where in entry_of_ the row of the keys k with k >> kTagBits == hi
+    // begins (made if need be); key k's slot is that plus k & kTagMask.
     std::size_t row(std::uint32_t hi) {
-        return hi < row_of_.size() && row_of_[hi] != kNone ? std::size_t{row_of_[hi]} << 8
+        return hi < row_of_.size() && row_of_[hi] != kNone ? std::size_t{row_of_[hi]} << kTagBits
                                                            : add_row(hi);
     }
     std::size_t add_row(std::uint32_t hi);
@@ -81,6 +86,8 @@ class RegisterCache {
         while (stamps_[uses_[first_use_].entry] != uses_[first_use_].stamp) ++first_use_;
         return uses_[first_use_].entry;
     }
+    template <class SlotOf>
+    std::uint16_t holder_entry(std::uint32_t simd, std::uint16_t tag, SlotOf& slot_of);
     // Puts key k, whose slot in entry_of_ is `slot`, in the entry a fill takes.
     void fill(std::uint32_t k, std::size_t slot);
     // The entry a fill takes in the partition of row `row` (sharing "simd").
@@ -100,7 +107,7 @@ class RegisterCache {
     std::size_t first_use_ = 0;
     // By key: the entry holding it, or kNone (512 bytes per simd the scheduler
     // has seen, of which a lookup touches one line).
-    std::vector<std::uint16_t> row_of_;  // by key >> 8 (the simd): its row
+    std::vector<std::uint16_t> row_of_;  // by key >> kTagBits (the simd): its row
     std::vector<std::uint16_t> entry_of_;
     VictimPicker victims_;
     bool per_simd_;

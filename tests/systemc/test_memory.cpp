@@ -65,10 +65,13 @@ TEST_CASE("pointer chase: a cold pass from DRAM, then every step at the L2's lat
     CHECK(gpu.at("core_0").at("l1d").at("misses") ==
           2 * n);  // a random cycle of 512 lines: no L1 reuse
     CHECK(gpu.at("l2").at("hits").get<std::uint64_t>() >= n);  // the second pass
-    // Steps: load (4) + L1 (51) + L2 (43) + the wait's issue cycle; on the
-    // cold pass also the SLC's lookup and DRAM's access, which the DRAM
-    // reports (rows reused within 64 KB open faster than a random access).
-    const double l2_step = 4 + m.core.l1d.hit_latency_cycles + m.memory.l2.hit_latency_cycles + 1;
+    // Steps: load (4) + L1 (51) + L2 (43) + the wait's issue cycle + the
+    // address register's read from the register file (the simd left the
+    // active pool at its wait, and its register-cache partition with it);
+    // on the cold pass also the SLC's lookup and DRAM's access, which the
+    // DRAM reports (rows reused within 64 KB open faster than a random access).
+    const double l2_step = 4 + m.core.l1d.hit_latency_cycles + m.memory.l2.hit_latency_cycles + 1 +
+                           m.core.register_cache.file_read_latency;
     const auto& dram = gpu.at("dram");
     const double dram_cycles =
         dram.at("latency_cycles_mean").get<double>() * dram.at("reads").get<double>();

@@ -103,7 +103,7 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.l1d.size_bytes == 8192);
         CHECK(c.core.l1d.line_bytes == 128);
         CHECK(c.core.register_cache.sharing == "simd");
-        CHECK(c.core.register_cache.entries == 20);
+        CHECK(c.core.register_cache.entries == 22);
         CHECK(c.core.register_cache.file_read_ports == 2);
         CHECK(c.core.register_cache.file_read_latency == 3);
         CHECK(c.core.register_cache.file_read_latency_16bit == 1);

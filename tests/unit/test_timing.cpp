@@ -152,6 +152,21 @@ TEST_CASE("register cache: a 16-bit register takes an entry of its own unless ha
     CHECK(b.fetch_operands(0, hi, 10) == 0);
     CHECK(b.fetch_operands(0, lo, 20) == 0);
     CHECK(b.misses() == 2);
+    // A cached 32-bit register serves reads of its halves; a cached half
+    // does not serve a read of the whole register.
+    Instruction whole = make_instruction("fadd32", {reg32(6), reg32(0), reg32(1)});
+    RegisterCache c(RegisterCacheConfig{"simd", 4, 2, 3, 1, "own_entry", "lru"});
+    c.fetch_operands(0, whole, 0);  // r0, r1 (and the result r6) cached
+    auto misses = c.misses();
+    CHECK(c.fetch_operands(0, lo, 10) == 0);  // h0 (in r0), h2 (in r1): hits; writes into r0
+    CHECK(c.misses() == misses);
+    Instruction half = make_instruction("fadd16", {reg16(10), reg16(10), reg16(10)});
+    RegisterCache d(RegisterCacheConfig{"simd", 4, 2, 3, 1, "own_entry", "lru"});
+    d.fetch_operands(0, half, 0);  // h10 alone cached
+    misses = d.misses();
+    Instruction r5 = make_instruction("fadd32", {reg32(7), reg32(5), reg32(5)});
+    CHECK(d.fetch_operands(0, r5, 10) == 3);  // r5 (h10, h11) misses
+    CHECK(d.misses() == misses + 1);
     // A 32-bit operand among the misses: the 32-bit latency.
     Instruction mixed = make_instruction("fadd32", {reg32(4), reg32(4), reg32(5)});
     CHECK(a.fetch_operands(0, mixed, 30) == 3);
