@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <vector>
+
+#include <boost/circular_buffer.hpp>
 
 #include "sim/common/cycle.hpp"
 
@@ -16,7 +16,7 @@ namespace agx {
 class MissTracker {
   public:
     // `entries` 0: unlimited.
-    explicit MissTracker(std::uint32_t entries) : entries_(entries) { done_.reserve(entries); }
+    explicit MissTracker(std::uint32_t entries) : entries_(entries), done_(entries) {}
 
     // The first cycle at or after `t` at which a miss can take an entry. If it
     // must wait, the entry it takes is the one that frees first.
@@ -24,9 +24,8 @@ class MissTracker {
         if (entries_ == 0) return t;
         retire(t);
         if (done_.size() < entries_) return t;
-        std::pop_heap(done_.begin(), done_.end(), std::greater<>());
-        const Cycle freed = done_.back();
-        done_.pop_back();
+        const Cycle freed = done_.front();
+        done_.pop_front();
         ++full_waits_;
         wait_cycles_ += freed - t;
         return freed;
@@ -40,8 +39,12 @@ class MissTracker {
     // Holds an entry until `done` (after acquire).
     void hold(Cycle done) {
         if (entries_ == 0) return;
-        done_.push_back(done);
-        std::push_heap(done_.begin(), done_.end(), std::greater<>());
+        if (done_.full()) done_.set_capacity(done_.capacity() + 1);  // (acquire came first)
+        // Fills mostly come back in the order they were asked for: the new
+        // one usually goes last, else a few places from the end.
+        auto at = done_.end();
+        while (at != done_.begin() && *(at - 1) > done) --at;
+        done_.insert(at, done);
     }
     std::uint32_t entries() const { return entries_; }
     std::uint64_t full_waits() const { return full_waits_; }
@@ -49,13 +52,11 @@ class MissTracker {
 
   private:
     void retire(Cycle t) {
-        while (!done_.empty() && done_.front() <= t) {
-            std::pop_heap(done_.begin(), done_.end(), std::greater<>());
-            done_.pop_back();
-        }
+        while (!done_.empty() && done_.front() <= t) done_.pop_front();
     }
     std::uint32_t entries_;
-    std::vector<Cycle> done_;  // min-heap of fill times
+    // Fill times in ascending order, in a ring of `entries` (never allocates).
+    boost::circular_buffer<Cycle> done_;
     std::uint64_t full_waits_ = 0, wait_cycles_ = 0;
 };
 
