@@ -36,7 +36,6 @@ class ActivePool {
     bool enabled() const { return capacity_ > 0; }
     // One bit per slot, set for the slots in the pool.
     const std::uint64_t* members() const { return members_.data(); }
-    bool contains(unsigned slot) const { return state_[slot] == kIn; }
 
     // The slot's simd can issue again (newly resident, or back from a wait):
     // it queues for room.
@@ -64,8 +63,8 @@ class ActivePool {
         std::push_heap(returns_.begin(), returns_.end(), Later{});
     }
     // Queues the simds whose wait is over by `now`, then fills the pool from
-    // the queue, oldest first. True when a simd entered the pool.
-    bool refill(Cycle now) {
+    // the queue, oldest first.
+    void refill(Cycle now) {
         while (!returns_.empty() && returns_.front().when <= now) {
             const Return r = returns_.front();
             std::pop_heap(returns_.begin(), returns_.end(), Later{});
@@ -73,16 +72,13 @@ class ActivePool {
             // Stale if the simd came back some other way or left again since.
             if (state_[r.slot] == kOut && r.departure == departures_[r.slot]) arrive(r.slot);
         }
-        bool entered = false;
         while (count_ < capacity_ && !queue_.empty()) {
             const unsigned slot = queue_.front();
             queue_.pop_front();
             state_[slot] = kIn;
             members_[slot / 64] |= 1ull << (slot % 64);
             ++count_;
-            entered = true;
         }
-        return entered;
     }
     // A simd waits for room in the pool while there is some.
     bool room_for_queued() const { return count_ < capacity_ && !queue_.empty(); }

@@ -65,6 +65,19 @@ Launch launch(std::uint32_t threads, std::uint32_t groups, std::uint32_t halves 
     return Launch::of(threads, groups, halves);
 }
 
+// A 4-byte-per-lane coalesced load into r4 on wait slot 0, the wait, and an
+// FP32 use of r4.
+std::vector<Instruction> load_wait_use() {
+    Instruction load = make_instruction("device_load", {reg32(4)});
+    load.mem.bytes_per_lane = 4;
+    load.mem.base = 0x1000;
+    load.mem.stride = 4;
+    load.wait_slot = 0;
+    Instruction wait = make_instruction("wait", {});
+    wait.wait_slot = 0;
+    return {load, wait, make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)})};
+}
+
 }  // namespace
 
 TEST_CASE("scoreboard tracks 16-bit halves inside 32-bit registers") {
@@ -277,15 +290,7 @@ TEST_CASE("engine: complex_first keeps the integer/complex pipe busy where greed
 
 TEST_CASE("engine: wait blocks until the slot's loads are back") {
     Bench b;
-    Instruction load = make_instruction("device_load", {reg32(4)});
-    load.mem.bytes_per_lane = 4;
-    load.mem.base = 0x1000;
-    load.mem.stride = 4;
-    load.wait_slot = 0;
-    Instruction wait = make_instruction("wait", {});
-    wait.wait_slot = 0;
-    Instruction use = make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)});
-    ProgramWorkload w("load", launch(32, 1), {load, wait, use}, 1);
+    ProgramWorkload w("load", launch(32, 1), load_wait_use(), 1);
     const Cycle end = b.run(w);
     // The load issues at 0; its line leaves the unit after the unit's latency
     // (2) and is back 100 cycles later, at 102. The wait issues at 102, the
@@ -345,15 +350,7 @@ TEST_CASE("engine: a simd waiting on memory leaves the pool for another") {
     // out of the pool, the other simds' loads overlap with its wait.
     Bench b;
     b.cfg.active_simds = 1;
-    Instruction load = make_instruction("device_load", {reg32(4)});
-    load.mem.bytes_per_lane = 4;
-    load.mem.base = 0x1000;
-    load.mem.stride = 4;
-    load.wait_slot = 0;
-    Instruction wait = make_instruction("wait", {});
-    wait.wait_slot = 0;
-    Instruction use = make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)});
-    ProgramWorkload w("loads", launch(32 * 16, 1), {load, wait, use}, 1);  // 4 simds/scheduler
+    ProgramWorkload w("loads", launch(32 * 16, 1), load_wait_use(), 1);  // 4 simds/scheduler
     const Cycle end = b.run(w);
     CHECK(end < 2 * 100);  // four back-to-back waits would take over 400
 }
