@@ -83,6 +83,10 @@ void CoreEngine::admit_threadgroups(Cycle now) {
         const auto tg = groups_.next();
         if (!tg) return;
         admitted_this_step_ = true;
+        // Each threadgroup pays the kernel's fixed cost from its admission:
+        // latency (launch, argument loads, barriers, stores) that the other
+        // resident threadgroups' work can hide.
+        const Cycle start = now + workload_.launch().overhead_cycles;
         slot.active = true;
         slot.threadgroup = *tg;
         slot.at_barrier = 0;
@@ -109,12 +113,21 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.stream = workload_.open(*tg, i);
             slot.simds.push_back(id);
             ++sched_live_[s.scheduler];
-            pools_[s.scheduler].arrive(s.sched_slot);
+            // Launching takes the threadgroup's fixed start-up time: its
+            // simds join the pool once they can issue.
+            if (start > now)
+                pools_[s.scheduler].away_until(s.sched_slot, start);
+            else
+                pools_[s.scheduler].arrive(s.sched_slot);
         }
         // Only once the whole group is placed: a simd with no instructions
         // retires at once, and the group must not look finished before then.
         slot.live_simds = static_cast<std::uint32_t>(slot.simds.size());
-        for (std::uint32_t id : slot.simds) load_head(simds_[id], id, now);
+        for (std::uint32_t id : slot.simds) {
+            SimdContext& s = simds_[id];
+            load_head(s, id, start);
+            if (start > now && s.active) wakeups_[s.scheduler].sleep_until(s.sched_slot, start);
+        }
     }
 }
 
@@ -348,13 +361,6 @@ void CoreEngine::account_until(Cycle end) {
 
 Cycle CoreEngine::step(Cycle now) {
     account_until(now);
-    const Cycle start = workload_.launch().overhead_cycles;
-    if (now < start) {  // the kernel's own fixed cost: nothing is resident yet
-        for (auto& counters : sched_)
-            ++counters.stalls[static_cast<std::size_t>(StallCause::NoSimd)];
-        accounted_until_ = now + 1;
-        return start;
-    }
     admitted_this_step_ = false;
     if (admit_pending_) admit_threadgroups(now);
 
@@ -388,7 +394,7 @@ Cycle CoreEngine::step(Cycle now) {
         finished_ = true;
         return kNever;
     }
-    if (progressed || last_progress_ < start) last_progress_ = now;
+    if (progressed) last_progress_ = now;
     if (next == kNever) report_deadlock(now, "no simd can ever issue");
     // The deadlock detector: a run that would go on without issuing anything
     // for more than core.deadlock_cycles is stopped now, before simulating it.

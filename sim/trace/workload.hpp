@@ -21,9 +21,10 @@ struct Launch {
     std::uint32_t threadgroups = 0;
     std::uint32_t registers_halves = 0;          // per thread, in 16-bit halves
     std::uint32_t threadgroup_memory_bytes = 0;  // per threadgroup
-    // The kernel's fixed cost before its first threadgroup starts (command
-    // processing, dispatch, argument set-up), when the workload knows it: a
-    // benchmark carries what its control group measured. 0 for traces.
+    // Each threadgroup's fixed cost, from its launch until its simds can
+    // issue (dispatch, argument loads, barriers), when the workload knows it:
+    // a benchmark carries what its control group measured. It is latency:
+    // the other resident threadgroups issue meanwhile. 0 for traces.
     std::uint32_t overhead_cycles = 0;
     // Bytes of the kernel's code (from pc 0) already in the L2 when the run
     // starts: a benchmark measured over many waves finds its code there,

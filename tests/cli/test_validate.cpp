@@ -151,3 +151,46 @@ TEST_CASE("trace gen writes the trace the suite simulates: same cycles either wa
     CHECK(ja.at("cycles") == jb.at("cycles"));
     CHECK(ja.at("simd_instructions") == jb.at("simd_instructions"));
 }
+
+TEST_CASE("trace gen carries a multi-wave launch: an ILP row runs alike from the file") {
+    const fs::path dir = scratch("waves");
+    const std::string m = shipped("ilp_occupancy");
+    const std::string id = "FMUL/ilp4/simds8/16bit";
+    REQUIRE(run("trace gen " + id + " -m " + m + " -o " + (dir / "ilp.trace").string(),
+                dir / "gen.txt") == 0);
+    // The launch line: 4 resident threadgroups of 2 simds, 100 waves of them.
+    std::ifstream t(dir / "ilp.trace");
+    std::stringstream text;
+    text << t.rdbuf();
+    CHECK(text.str().find("threads_per_threadgroup=64 threadgroups=400") != std::string::npos);
+    REQUIRE(run("run " + (dir / "ilp.trace").string() + " --config m1-max --stats " +
+                    (dir / "a.json").string(),
+                dir / "run.txt") == 0);
+    REQUIRE(run("suite run " + id + " -m " + m + " --stats " + (dir / "b.json").string(),
+                dir / "suite.txt") == 0);
+    std::ifstream a(dir / "a.json"), b(dir / "b.json");
+    const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+    CHECK(ja.at("cycles") == jb.at("cycles"));
+}
+
+TEST_CASE("validate rejects resident threadgroups that do not divide the simds") {
+    const fs::path dir = scratch("groups");
+    std::ifstream in(shipped("ilp_occupancy"));
+    auto j = nlohmann::json::parse(in);
+    auto& records = j.at("records");
+    records.erase(records.begin() + 1, records.end());
+    records[0]["benchmark"]["resident_threadgroups"] = 3;  // of 4 simds per core
+    std::ofstream(dir / "groups.json") << j.dump(1);
+    const int code = run("validate --config m1-max --measurements " +
+                             (dir / "groups.json").string() + " --report " +
+                             (dir / "out").string(),
+                         dir / "log.txt");
+    CHECK(code == 2);
+    std::ifstream log(dir / "log.txt");
+    std::stringstream ss;
+    ss << log.rdbuf();
+    INFO(ss.str());
+    CHECK(ss.str().find("groups.json") != std::string::npos);
+    CHECK(ss.str().find("resident_threadgroups") != std::string::npos);
+    CHECK(!fs::exists(dir / "out" / "summary.json"));
+}

@@ -29,6 +29,14 @@ TEST_CASE(
         CHECK(4 * p.threadgroup_memory_bytes <= dev.threadgroup_memory_per_core);
         CHECK(5 * p.threadgroup_memory_bytes > dev.threadgroup_memory_per_core);
     }
+    SECTION("a benchmark that names its threadgroups gets exactly that many") {
+        const auto p = plan_launch(8, dev, 32, 1024, 100, 4);
+        CHECK(p.groups_per_core == 4);
+        CHECK(p.active_simds == 2);
+        CHECK(p.threadgroup_memory_bytes == 15360);
+        CHECK(p.threadgroups == 32 * 4 * 100);
+        CHECK_THROWS_AS(plan_launch(6, dev, 32, 1024, 100, 4), std::invalid_argument);
+    }
     SECTION("a pipeline limited to 512 threads gets smaller groups") {
         const auto p = plan_launch(88, dev, 32, 512, 250);
         CHECK(p.active_simds <= 16);

@@ -354,3 +354,35 @@ TEST_CASE("engine: a simd waiting on memory leaves the pool for another") {
     const Cycle end = b.run(w);
     CHECK(end < 2 * 100);  // four back-to-back waits would take over 400
 }
+
+namespace {
+// Four simds per threadgroup (one per scheduler), each issuing 200 cycles of
+// independent FP32 work, `groups` threadgroups of which `resident` fit at
+// once, each paying a 1000-cycle launch overhead.
+Cycle overhead_run(std::uint32_t groups, std::uint32_t resident) {
+    Bench b;
+    std::vector<Instruction> body;
+    for (unsigned i = 0; i < 4; ++i)
+        body.push_back(make_instruction("fadd32", {reg32(i), reg32(i), reg32(8)}));
+    Launch l = launch(4 * 32, groups);
+    l.overhead_cycles = 1000;
+    l.threadgroup_memory_bytes = b.cfg.threadgroup_memory_bytes / resident;
+    ProgramWorkload w("overhead", l, body, 50);
+    return b.run(w);
+}
+}  // namespace
+
+TEST_CASE("engine: each threadgroup pays the launch overhead, which other threadgroups hide") {
+    // One resident threadgroup: every wave waits out its own overhead.
+    const Cycle alone = overhead_run(4, 1);
+    CHECK(alone >= 4 * (1000 + 200));
+    CHECK(alone <= 4 * (1000 + 200) + 40);
+    // Two resident: greedy issue finishes one before the other, so the third
+    // threadgroup's launch overlaps the second's body, and the fourth's the
+    // third's: 1000 + 200 + 1000 + 2 x 200 cycles, against 4 x 1200.
+    const Cycle shared = overhead_run(4, 2);
+    CHECK(shared >= 2 * 1000 + 3 * 200);
+    CHECK(shared <= 2 * 1000 + 3 * 200 + 40);
+    // Resident threadgroups that all start together: one overhead for all.
+    CHECK(overhead_run(2, 2) <= 1000 + 2 * 200 + 40);
+}

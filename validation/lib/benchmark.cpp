@@ -80,15 +80,21 @@ nlohmann::json to_json(const BenchmarkDefinition& b) {
         {"operand_shape", operand_shape_name(b.operand_shape)},
         {"overhead_cycles", b.overhead_cycles},
         {"method", b.method == BenchmarkDefinition::Method::Steady ? "steady" : "total"}};
+    // Written only when they say something: most definitions are one wave of
+    // as few threadgroups as hold their simds.
+    if (b.resident_threadgroups) j["resident_threadgroups"] = b.resident_threadgroups;
+    if (b.waves != 1) j["waves"] = b.waves;
     if (b.memory) j["memory"] = to_json(*b.memory);
     return j;
 }
 
 BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where) {
     static const std::set<std::string> known = {
-        "name",        "body",   "ilp",           "simds_per_core",  "register_bits",
-        "repetitions", "unroll", "operand_shape", "overhead_cycles", "method",
-        "memory"};
+        "name",           "body",          "ilp",
+        "simds_per_core", "register_bits", "repetitions",
+        "unroll",         "operand_shape", "overhead_cycles",
+        "method",         "memory",        "resident_threadgroups",
+        "waves"};
     if (!j.is_object()) throw InputError(where, "a benchmark must be a JSON object");
     for (const auto& [k, v] : j.items())
         if (!known.count(k)) throw InputError(where + "." + k, "unknown key");
@@ -124,6 +130,14 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
         else if (m != "total")
             throw InputError(where + ".method", "expected 'total' or 'steady'");
     }
+    if (j.contains("resident_threadgroups")) {
+        b.resident_threadgroups = positive(j, "resident_threadgroups", where, 96);
+        if (b.simds_per_core % b.resident_threadgroups != 0)
+            throw InputError(
+                where + ".resident_threadgroups",
+                "must divide simds_per_core (" + std::to_string(b.simds_per_core) + ")");
+    }
+    if (j.contains("waves")) b.waves = positive(j, "waves", where, 100000);
     if (j.contains("memory"))
         b.memory = memory_benchmark_from_json(j.at("memory"), where + ".memory");
     const auto& body = j.at("body");

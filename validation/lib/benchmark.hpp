@@ -52,8 +52,17 @@ struct BenchmarkDefinition {
     std::uint32_t unroll = 0;
     OperandShape operand_shape = OperandShape::Distinct;
     // The kernel's own fixed cost in cycles outside the repeated body (launch,
-    // argument loads, completion), as the control group measures it.
+    // argument loads, completion), as the control group measures it. Each
+    // threadgroup pays it from its launch: latency that the work of the other
+    // resident threadgroups can hide.
     double overhead_cycles = 0.0;
+    // The launch as the measuring kernel made it: `resident_threadgroups`
+    // threadgroups per core (simds_per_core / resident_threadgroups simds
+    // each; 0: as few threadgroups as hold simds_per_core), relaunched
+    // `waves` times, each new one as an earlier one finishes. The figure
+    // covers every wave.
+    std::uint32_t resident_threadgroups = 0;
+    std::uint32_t waves = 1;
     // Total: the whole kernel's cycles (overhead included) per body per
     // scheduler. Steady: the rate at saturation, the difference between runs
     // of 2N and N repetitions, so fixed costs and warm-up cancel (the

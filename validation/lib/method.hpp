@@ -16,6 +16,10 @@ struct KindParameters {
     std::uint32_t repetitions = 1440;
     BenchmarkDefinition::Method method = BenchmarkDefinition::Method::Total;
     OperandShape operand_shape = OperandShape::Distinct;
+    // The measuring kernel's launch (BenchmarkDefinition): threadgroups per
+    // core (0: as few as hold the simds) and how many times they are relaunched.
+    std::uint32_t resident_threadgroups = 0;
+    std::uint32_t waves = 1;
     // This kind's own kernel's fixed cost, where it is not the control
     // group's (negative: the control group's).
     double overhead_16 = -1, overhead_32 = -1;

@@ -90,6 +90,8 @@ BenchmarkDefinition definition(const std::string& name, const std::vector<BodyIt
     b.repetitions = p.repetitions;
     b.operand_shape = p.operand_shape;
     b.method = p.method;
+    b.resident_threadgroups = p.resident_threadgroups;
+    b.waves = p.waves;
     b.overhead_cycles = p.method == BenchmarkDefinition::Method::Steady ? 0.0 : overhead;
     return b;
 }

@@ -75,7 +75,7 @@ Outcome parse(const std::string& text) {
 double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, Cycle cycles,
                           std::uint32_t repetitions, unsigned simds) {
     return static_cast<double>(cycles) * schedulers /
-           (static_cast<double>(repetitions) * def.bodies_per_repetition() * simds);
+           (static_cast<double>(repetitions) * def.bodies_per_repetition() * simds * def.waves);
 }
 
 std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,

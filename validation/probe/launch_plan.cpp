@@ -16,7 +16,8 @@ double LaunchPlan::simd_work_per_core() const {
 }
 
 LaunchPlan plan_launch(std::uint32_t simds_per_core, const DeviceInfo& device, std::uint32_t cores,
-                       std::uint32_t max_threads_per_threadgroup, std::uint32_t waves) {
+                       std::uint32_t max_threads_per_threadgroup, std::uint32_t waves,
+                       std::uint32_t groups_per_core) {
     if (simds_per_core == 0 || cores == 0 || waves == 0)
         throw std::invalid_argument("plan_launch: nothing to launch");
     const std::uint32_t max_simds = std::max<std::uint32_t>(
@@ -31,15 +32,17 @@ LaunchPlan plan_launch(std::uint32_t simds_per_core, const DeviceInfo& device, s
     p.waves = waves;
     for (std::uint32_t g = std::max(min_groups, (simds_per_core + max_simds - 1) / max_simds);
          g <= simds_per_core; ++g)
-        if (simds_per_core % g == 0 && simds_per_core / g <= max_simds) {
+        if (simds_per_core % g == 0 && simds_per_core / g <= max_simds &&
+            (groups_per_core == 0 || g == groups_per_core)) {
             p.groups_per_core = g;
             break;
         }
     if (p.groups_per_core == 0)
-        throw std::invalid_argument(std::to_string(simds_per_core) +
-                                    " simds per core cannot be split into at least " +
-                                    std::to_string(min_groups) + " threadgroups of at most " +
-                                    std::to_string(max_simds) + " simds");
+        throw std::invalid_argument(
+            std::to_string(simds_per_core) + " simds per core cannot be split into " +
+            (groups_per_core ? "exactly " + std::to_string(groups_per_core)
+                             : "at least " + std::to_string(min_groups)) +
+            " threadgroups of at most " + std::to_string(max_simds) + " simds");
     p.active_simds = simds_per_core / p.groups_per_core;
     p.threads_per_threadgroup = p.active_simds * kSimdWidth;
     // The largest length that lets exactly groups_per_core groups share a core.

@@ -27,8 +27,11 @@ struct LaunchPlan {
 // that keep a group within the pipeline's thread limit and within the
 // largest threadgroup memory one group may ask for. Throws std::invalid_argument
 // when the occupancy cannot be reached (a prime number of simds above 32).
+// A benchmark that names its threadgroups per core (`groups_per_core`, its
+// definition's resident_threadgroups; 0: none named) gets exactly that many.
 LaunchPlan plan_launch(std::uint32_t simds_per_core, const DeviceInfo& device, std::uint32_t cores,
-                       std::uint32_t max_threads_per_threadgroup, std::uint32_t waves);
+                       std::uint32_t max_threads_per_threadgroup, std::uint32_t waves,
+                       std::uint32_t groups_per_core = 0);
 
 Dispatch dispatch_of(const LaunchPlan& plan, const Kernel& kernel);
 
