@@ -49,6 +49,7 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.max_outstanding_per_slot", k.max_outstanding_per_slot);
     v("core.sfu_lanes", k.sfu_lanes);
     v("core.scheduler_policy", k.scheduler_policy);
+    v("core.simd_placement", k.simd_placement);
     v("core.active_simds", k.active_simds);
     v("core.deadlock_cycles", k.deadlock_cycles);
     v("core.register_file.size_bytes", k.register_file.size_bytes);

@@ -74,6 +74,10 @@ struct CoreConfig {
     std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
     std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first",
                                    // "round_robin"
+    // Which scheduler each simd of a new threadgroup runs on: "rotate" (the
+    // k-th threadgroup's simd i on scheduler (k + i) mod schedulers) or
+    // "fill" (the lowest free slot; slot s on scheduler s mod schedulers).
+    std::string simd_placement = "fill";
     // Simds per scheduler in a two-level scheduler's active pool, the only
     // ones it issues from (0: every resident simd).
     std::uint32_t active_simds = 0;

@@ -42,6 +42,7 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       complex_heads_(cfg.schedulers, 0),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       complex_first_(policy_->complex_first()),
+      rotate_placement_(cfg.simd_placement == "rotate"),
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
@@ -92,11 +93,10 @@ void CoreEngine::admit_threadgroups(Cycle now) {
         slot.at_barrier = 0;
         slot.simds.clear();
         ++live_groups_;
-        // Free simd slots in increasing order; slot k runs on scheduler k mod
-        // schedulers, which spreads a threadgroup's simds over the schedulers
-        // (an assumption: Apple does not document the mapping).
-        for (std::uint32_t i = 0, id = 0; i < residency_.simds_per_threadgroup; ++i) {
-            while (simds_[id].active) ++id;
+        // Simd slot id runs on scheduler id mod schedulers (core.simd_placement).
+        const std::uint32_t first_scheduler = admitted_groups_++ % cfg_.schedulers;
+        for (std::uint32_t i = 0; i < residency_.simds_per_threadgroup; ++i) {
+            const std::uint32_t id = free_simd_slot((first_scheduler + i) % cfg_.schedulers);
             SimdContext& s = simds_[id];
             s.active = true;
             s.group_slot = g;
@@ -129,6 +129,21 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             if (start > now && s.active) wakeups_[s.scheduler].sleep_until(s.sched_slot, start);
         }
     }
+}
+
+// A free simd slot for a new threadgroup's simd. "fill": the lowest free
+// slot, so a threadgroup's simds go round the schedulers from wherever the
+// last one stopped. "rotate": the lowest free slot on scheduler `wanted` (the
+// threadgroup's first scheduler, one further for each threadgroup, plus the
+// simd's index), else the lowest free slot. Apple does not document the
+// mapping; see configs/README.md for why the configs rotate.
+std::uint32_t CoreEngine::free_simd_slot(std::uint32_t wanted) const {
+    if (rotate_placement_)
+        for (std::uint32_t id = wanted; id < simds_.size(); id += cfg_.schedulers)
+            if (!simds_[id].active) return id;
+    std::uint32_t id = 0;
+    while (simds_[id].active) ++id;
+    return id;
 }
 
 // Makes the stream's next instruction the head, fetching its line through the

@@ -85,6 +85,7 @@ class CoreEngine {
 
     void admit_threadgroups(Cycle now);
     void load_head(SimdContext& s, std::uint32_t id, Cycle now);
+    std::uint32_t free_simd_slot(std::uint32_t wanted) const;
     Evaluation evaluate(SimdContext& s, Cycle now);
     // Parks a simd that cannot issue yet where its evaluation says.
     void park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cycle now);
@@ -152,6 +153,8 @@ class CoreEngine {
     std::vector<std::int32_t> complex_heads_;
     std::unique_ptr<IssuePolicy> policy_;
     bool complex_first_;                     // policy_->complex_first(), which every look asks
+    bool rotate_placement_;                  // core.simd_placement is "rotate"
+    std::uint32_t admitted_groups_ = 0;      // threadgroups admitted so far (placement's rotation)
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;    // cause for skipped cycles

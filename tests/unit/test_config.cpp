@@ -109,6 +109,7 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.register_cache.file_read_latency_16bit == 1);
         CHECK(c.core.register_cache.half_registers == "own_entry");
         CHECK(c.core.active_simds == 3);
+        CHECK(c.core.simd_placement == "rotate");
     }
     const agx::MachineConfig max = load_config("m1-max");
     CHECK(max.cores == 32);
@@ -391,6 +392,11 @@ TEST_CASE("out-of-range values are errors", "[config]") {
             load_config(with("pool.json", {{"core", {{"active_simds", 1000}}}}));
         },
         {"pool.json", "core.active_simds", "out of range"});
+    expect_error(
+        [&] {
+            load_config(with("placement.json", {{"core", {{"simd_placement", "rotated"}}}}));
+        },
+        {"placement.json", "core.simd_placement", "unknown name 'rotated'", "rotate"});
     expect_error(
         [&] {
             load_config(with("family.json", {{"family", "apple9"}}));

@@ -386,3 +386,25 @@ TEST_CASE("engine: each threadgroup pays the launch overhead, which other thread
     // Resident threadgroups that all start together: one overhead for all.
     CHECK(overhead_run(2, 2) <= 1000 + 2 * 200 + 40);
 }
+
+namespace {
+// Instructions each scheduler issued for two threadgroups of two simds.
+std::vector<std::uint64_t> issued_per_scheduler(const std::string& placement) {
+    Bench b;
+    b.cfg.simd_placement = placement;
+    ProgramWorkload w("placed", launch(2 * 32, 2),
+                      {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 10);
+    CoreEngine* e = nullptr;
+    b.run(w, &e);
+    std::vector<std::uint64_t> issued;
+    for (const auto& s : e->scheduler_counters()) issued.push_back(s.issued);
+    return issued;
+}
+}  // namespace
+
+TEST_CASE("engine: simd placement fills slots in order or rotates each threadgroup's start") {
+    // fill: the second threadgroup goes on where the first stopped.
+    CHECK(issued_per_scheduler("fill") == std::vector<std::uint64_t>{10, 10, 10, 10});
+    // rotate: the second threadgroup starts one scheduler after the first.
+    CHECK(issued_per_scheduler("rotate") == std::vector<std::uint64_t>{10, 20, 10, 0});
+}
