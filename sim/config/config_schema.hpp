@@ -63,6 +63,8 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.file_read_latency_16bit", k.register_cache.file_read_latency_16bit);
     v("core.register_cache.half_registers", k.register_cache.half_registers);
     v("core.register_cache.replacement", k.register_cache.replacement);
+    v("core.register_cache.forwarding", k.register_cache.forwarding);
+    v("core.register_cache.write_latency", k.register_cache.write_latency);
     visit_cache("core.l1d", k.l1d, v);
     v("core.l1d.write_policy", k.l1d.write_policy);
     visit_cache("core.icache", k.icache, v);

@@ -24,6 +24,7 @@ const char* const kWritePolicies[] = {"write_through", "write_back"};
 const char* const kSharings[] = {"scheduler", "simd"};
 const char* const kHalfRegisters[] = {"own_entry", "share_entry"};
 const char* const kSimdPlacements[] = {"rotate", "fill"};
+const char* const kForwardings[] = {"always", "same_simd"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -201,6 +202,8 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.one_of("core.register_cache.half_registers", k.register_cache.half_registers, kHalfRegisters);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
+    c.one_of("core.register_cache.forwarding", k.register_cache.forwarding, kForwardings);
+    c.within("core.register_cache.write_latency", k.register_cache.write_latency, 0, 64);
     c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);
     c.one_of("core.simd_placement", k.simd_placement, kSimdPlacements);
     // At most a scheduler's share of the resident simds (0: no pool).

@@ -37,6 +37,12 @@ struct RegisterCacheConfig {
     std::string half_registers;  // "own_entry" (a 16-bit register takes an entry) or "share_entry"
                                  // (both halves of a 32-bit register share one)
     std::string replacement;     // policy name, e.g. "lru"
+    // "always": every result is forwarded to its consumers; "same_simd": only
+    // to instructions the scheduler issues from the same simd with no other
+    // simd's in between, the others reading it from the cache
+    // `write_latency` cycles after it is ready (sim/timing/forwarding.hpp).
+    std::string forwarding = "always";
+    std::uint32_t write_latency = 0;
 };
 
 struct CacheConfig {

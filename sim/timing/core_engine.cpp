@@ -33,6 +33,8 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       group_slots_(residency.threadgroups_per_core),
       sched_live_(cfg.schedulers, 0),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
+      forwarding_(cfg.schedulers, Forwarding(cfg.register_cache.forwarding == "same_simd",
+                                             cfg.register_cache.write_latency)),
       // A pool as large as the scheduler's slots is no pool: left disabled.
       pools_(cfg.schedulers,
              ActivePool(cfg.active_simds < slots_per_scheduler(cfg) ? cfg.active_simds : 0,
@@ -105,6 +107,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.scheduler = id % cfg_.schedulers;
             s.sched_slot = id / cfg_.schedulers;
             s.scoreboard.reset();
+            s.issued = 0;
             s.slots = {};
             s.fetched_line = ~0ull;
             s.fetch_ready = now;
@@ -319,7 +322,15 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const TimingClassConfig& t = info.timing;
     const unsigned sched = s.scheduler;
 
-    const std::uint32_t fetch_extra = blocks_.register_caches[sched]->fetch_operands(id, in, now);
+    // Operands come late from the register file (misses) or, off the
+    // forwarding path, from the register cache: the later of the two counts.
+    Forwarding& forwarding = forwarding_[sched];
+    const std::uint32_t fetch_extra =
+        std::max(blocks_.register_caches[sched]->fetch_operands(id, in, now),
+                 forwarding.late_sources(s.scoreboard, s.issued, in, now));
+    const std::uint32_t stamp = forwarding.stamp(s.issued);
+    forwarding.count_issue();
+    ++s.issued;
     if (fetch_extra > 0) s.collector_free = now + 1 + fetch_extra;
     dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
@@ -340,7 +351,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     } catch (const MemoryFault& f) {
         throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());
     }
-    for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready);
+    for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready, stamp);
     if (in.num_dst > 0 || info.memory != isa::MemorySpace::None)
         s.last_result = std::max(s.last_result, ready);
 

@@ -16,6 +16,7 @@
 #include "isa/catalogue.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/active_pool.hpp"
+#include "sim/timing/forwarding.hpp"
 #include "sim/timing/issue_policy.hpp"
 #include "sim/timing/load_store_unit.hpp"
 #include "sim/timing/lsu_waiters.hpp"
@@ -143,7 +144,8 @@ class CoreEngine {
     // Per scheduler, which simds may issue when (scheduler_wakeups.hpp);
     // a simd's slot in it is its id / schedulers.
     std::vector<SchedulerWakeups> wakeups_;
-    std::vector<ActivePool> pools_;  // per scheduler (disabled: every simd issues)
+    std::vector<Forwarding> forwarding_;  // per scheduler
+    std::vector<ActivePool> pools_;       // per scheduler (disabled: every simd issues)
     // Per scheduler: the finding of its last look that issued nothing, and
     // the cycle until which it stands (so a scheduler whose simds all wait
     // is not looked at again before then).

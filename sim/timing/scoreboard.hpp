@@ -1,5 +1,6 @@
 // Per-simd register scoreboard: the cycle at which each 16-bit half-register
-// holds its newest value. Working in halves lets 16-bit, 32-bit and 64-bit
+// holds its newest value, and the forwarding stamp of the instruction that
+// wrote it (forwarding.hpp). Working in halves lets 16-bit, 32-bit and 64-bit
 // operands share one index space (r5 = halves 10..11).
 #pragma once
 
@@ -15,7 +16,10 @@ class Scoreboard {
   public:
     static constexpr unsigned kHalves = 256;
 
-    void reset() { ready_.fill(0); }
+    void reset() {
+        ready_.fill(0);
+        stamp_.fill(0);
+    }
 
     Cycle ready_at(const Operand& op) const {
         if (op.kind != OperandKind::Reg) return 0;
@@ -31,14 +35,24 @@ class Scoreboard {
         return t;
     }
 
-    void write(const Operand& op, Cycle when) {
+    // The stamp of the operand's first half (an operand's halves are written
+    // together).
+    std::uint32_t stamp_of(const Operand& op) const {
+        return op.first_half < kHalves ? stamp_[op.first_half] : 0;
+    }
+
+    void write(const Operand& op, Cycle when, std::uint32_t stamp = 0) {
         if (op.kind != OperandKind::Reg) return;
         const unsigned end = std::min<unsigned>(op.first_half + op.halves, kHalves);
-        for (unsigned h = op.first_half; h < end; ++h) ready_[h] = when;
+        for (unsigned h = op.first_half; h < end; ++h) {
+            ready_[h] = when;
+            stamp_[h] = stamp;
+        }
     }
 
   private:
     std::array<Cycle, kHalves> ready_{};
+    std::array<std::uint32_t, kHalves> stamp_{};
 };
 
 }  // namespace agx

@@ -57,6 +57,7 @@ struct SimdContext {
     // Its operand collector holds one instruction until the register file
     // has delivered that instruction's missed operands: none issues before.
     Cycle collector_free = 0;
+    std::uint32_t issued = 0;  // instructions it has issued (result forwarding's stamps)
     bool at_barrier = false;
     bool complex_head = false;  // the head is an integer/complex instruction
     // When the head's pipe frees up for this simd's scheduler: the head's

@@ -68,12 +68,12 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
     CHECK(s.at("count").get<int>() >= 300);
     CHECK(s.at("excluded").at("failed") == 0);
     // Regression guards (today's accuracy plus a small margin).
-    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 5.0);  // the target
-    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 10.0);  // the target
-    CHECK(s.at("throughput").at("max_percent").get<double>() <= 25.0);  // the target
-    CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.99);    // the target
-    CHECK(s.at("latency").at("mape_percent").get<double>() <= 10.0);    // the target
-    CHECK(s.at("ilp_occupancy").at("mape_percent").get<double>() <= 10.0);
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 5.0);     // the target
+    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 10.0);     // the target
+    CHECK(s.at("throughput").at("max_percent").get<double>() <= 25.0);     // the target
+    CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.99);       // the target
+    CHECK(s.at("latency").at("mape_percent").get<double>() <= 10.0);       // the target
+    CHECK(s.at("ilp_occupancy").at("mape_percent").get<double>() <= 8.0);  // the target
 }
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
@@ -182,8 +182,7 @@ TEST_CASE("validate rejects resident threadgroups that do not divide the simds")
     records[0]["benchmark"]["resident_threadgroups"] = 3;  // of 4 simds per core
     std::ofstream(dir / "groups.json") << j.dump(1);
     const int code = run("validate --config m1-max --measurements " +
-                             (dir / "groups.json").string() + " --report " +
-                             (dir / "out").string(),
+                             (dir / "groups.json").string() + " --report " + (dir / "out").string(),
                          dir / "log.txt");
     CHECK(code == 2);
     std::ifstream log(dir / "log.txt");

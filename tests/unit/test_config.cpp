@@ -110,6 +110,8 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.register_cache.half_registers == "own_entry");
         CHECK(c.core.active_simds == 3);
         CHECK(c.core.simd_placement == "rotate");
+        CHECK(c.core.register_cache.forwarding == "same_simd");
+        CHECK(c.core.register_cache.write_latency == 2);
     }
     const agx::MachineConfig max = load_config("m1-max");
     CHECK(max.cores == 32);
@@ -392,6 +394,11 @@ TEST_CASE("out-of-range values are errors", "[config]") {
             load_config(with("pool.json", {{"core", {{"active_simds", 1000}}}}));
         },
         {"pool.json", "core.active_simds", "out of range"});
+    expect_error(
+        [&] {
+            load_config(with("forwarding.json", rc({{"forwarding", "never"}})));
+        },
+        {"forwarding.json", "core.register_cache.forwarding", "unknown name 'never'"});
     expect_error(
         [&] {
             load_config(with("placement.json", {{"core", {{"simd_placement", "rotated"}}}}));

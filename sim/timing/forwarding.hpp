@@ -1,0 +1,65 @@
+// A scheduler's result forwarding, and what its instructions pay without it.
+//
+// A result is usable by a dependent instruction as soon as it is ready when
+// the forwarding path brings it there. With `forwarding: same_simd` the path
+// only serves back-to-back issue from one simd: once the scheduler has issued
+// an instruction of another simd after the producer, the consumer must read
+// the value from the register cache, which holds it `write_latency` cycles
+// after it is ready. A simd running alone, or issuing its independent work
+// back to back (quadruple dispatch from one simd, apple-gpu-core.md), never
+// pays; dependent chains that take turns with other simds do. The evidence
+// (metal-benchmarks ilp_occupancy.csv, docs/validation.md item 4): a 16-bit
+// chain costs 3.1 cycles per operation alone, 3.5 beside one other simd and
+// more beside two, where a 32-bit chain, whose 3-cycle register-file read
+// already covers the wait, hardly slows down.
+//
+// Bookkeeping: the scheduler counts its issues; a simd counts its own. Their
+// difference grows only when another simd issues, so a result stamped with
+// it at issue is still on the path while the consumer's difference is the
+// same.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/common/cycle.hpp"
+#include "sim/timing/scoreboard.hpp"
+#include "sim/trace/instruction.hpp"
+
+namespace agx {
+
+class Forwarding {
+  public:
+    // same_simd_only false: every result is forwarded (the wait never applies).
+    Forwarding(bool same_simd_only, std::uint32_t write_latency)
+        : same_simd_only_(same_simd_only), write_latency_(write_latency) {}
+
+    // The stamp of what the simd issues now, having issued `own_issues` before.
+    std::uint32_t stamp(std::uint32_t own_issues) const { return issues_ - own_issues; }
+    void count_issue() { ++issues_; }
+
+    // Cycles after `now` at which the last of the instruction's register
+    // sources reaches it (0: all in time): a source off the forwarding path
+    // and not yet in the register cache arrives write_latency cycles after
+    // it was ready.
+    std::uint32_t late_sources(const Scoreboard& sb, std::uint32_t own_issues,
+                               const Instruction& in, Cycle now) const {
+        if (!same_simd_only_ || write_latency_ == 0) return 0;
+        const std::uint32_t mine = stamp(own_issues);
+        std::uint32_t late = 0;
+        for (unsigned i = 0; i < in.num_src; ++i) {
+            const Operand& op = in.src[i];
+            if (op.kind != OperandKind::Reg) continue;
+            const Cycle in_cache = sb.ready_at(op) + write_latency_;
+            if (in_cache <= now || sb.stamp_of(op) == mine) continue;
+            late = std::max(late, static_cast<std::uint32_t>(in_cache - now));
+        }
+        return late;
+    }
+
+  private:
+    bool same_simd_only_;
+    std::uint32_t write_latency_;
+    std::uint32_t issues_ = 0;
+};
+
+}  // namespace agx
