@@ -108,6 +108,8 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.sched_slot = id / cfg_.schedulers;
             s.scoreboard.reset();
             s.issued = 0;
+            s.last_stamp = 0;
+            s.off_path_until = 0;
             s.slots = {};
             s.fetched_line = ~0ull;
             s.fetch_ready = now;
@@ -324,11 +326,17 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     // Operands come late from the register file (misses) or, off the
     // forwarding path, from the register cache: the later of the two counts.
+    // Once another simd has issued, every result of this one so far is off
+    // the path until it is in the cache: only then can a source be late.
     Forwarding& forwarding = forwarding_[sched];
-    const std::uint32_t fetch_extra =
-        std::max(blocks_.register_caches[sched]->fetch_operands(id, in, now),
-                 forwarding.late_sources(s.scoreboard, s.issued, in, now));
     const std::uint32_t stamp = forwarding.stamp(s.issued);
+    if (forwarding.enabled() && stamp != s.last_stamp) {
+        s.off_path_until = s.last_result + forwarding.write_latency();
+        s.last_stamp = stamp;
+    }
+    const std::uint32_t fetch_extra = std::max(
+        blocks_.register_caches[sched]->fetch_operands(id, in, now),
+        now < s.off_path_until ? forwarding.late_sources(s.scoreboard, s.issued, in, now) : 0u);
     forwarding.count_issue();
     ++s.issued;
     if (fetch_extra > 0) s.collector_free = now + 1 + fetch_extra;

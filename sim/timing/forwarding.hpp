@@ -33,6 +33,10 @@ class Forwarding {
     Forwarding(bool same_simd_only, std::uint32_t write_latency)
         : same_simd_only_(same_simd_only), write_latency_(write_latency) {}
 
+    // Whether results can ever miss the path (off: late_sources is always 0).
+    bool enabled() const { return same_simd_only_ && write_latency_ > 0; }
+    std::uint32_t write_latency() const { return write_latency_; }
+
     // The stamp of what the simd issues now, having issued `own_issues` before.
     std::uint32_t stamp(std::uint32_t own_issues) const { return issues_ - own_issues; }
     void count_issue() { ++issues_; }

@@ -58,6 +58,11 @@ struct SimdContext {
     // has delivered that instruction's missed operands: none issues before.
     Cycle collector_free = 0;
     std::uint32_t issued = 0;  // instructions it has issued (result forwarding's stamps)
+    // Result forwarding's fast path: its stamp at its last issue, and until
+    // when a result of it may be off the forwarding path and not yet in the
+    // register cache (another simd has issued since; forwarding.hpp).
+    std::uint32_t last_stamp = 0;
+    Cycle off_path_until = 0;
     bool at_barrier = false;
     bool complex_head = false;  // the head is an integer/complex instruction
     // When the head's pipe frees up for this simd's scheduler: the head's
