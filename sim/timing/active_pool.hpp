@@ -58,6 +58,7 @@ class ActivePool {
     }
     // The slot's simd waits until `when`: out of the pool, back in the queue then.
     void away_until(unsigned slot, Cycle when) {
+        if (!enabled()) return;
         leave(slot);
         returns_.push_back({when, slot, departures_[slot]});
         std::push_heap(returns_.begin(), returns_.end(), Later{});

@@ -90,6 +90,8 @@ void CoreEngine::admit_threadgroups(Cycle now) {
         // latency (launch, argument loads, barriers, stores) that the other
         // resident threadgroups' work can hide.
         const Cycle start = now + workload_.launch().overhead_cycles;
+        // Waiting out a launch is progress, not a deadlock.
+        last_progress_ = std::max(last_progress_, start);
         slot.active = true;
         slot.threadgroup = *tg;
         slot.at_barrier = 0;
@@ -120,7 +122,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             ++sched_live_[s.scheduler];
             // Launching takes the threadgroup's fixed start-up time: its
             // simds join the pool once they can issue.
-            if (start > now)
+            if (start > now && pools_[s.scheduler].enabled())
                 pools_[s.scheduler].away_until(s.sched_slot, start);
             else
                 pools_[s.scheduler].arrive(s.sched_slot);
@@ -139,8 +141,8 @@ void CoreEngine::admit_threadgroups(Cycle now) {
 // A free simd slot for a new threadgroup's simd. "fill": the lowest free
 // slot, so a threadgroup's simds go round the schedulers from wherever the
 // last one stopped. "rotate": the lowest free slot on scheduler `wanted` (the
-// threadgroup's first scheduler, one further for each threadgroup, plus the
-// simd's index), else the lowest free slot. Apple does not document the
+// threadgroup's first scheduler plus the simd's index), else, when that
+// scheduler is full, the lowest free slot. Apple does not document the
 // mapping; see configs/README.md for why the configs rotate.
 std::uint32_t CoreEngine::free_simd_slot(std::uint32_t wanted) const {
     if (rotate_placement_)
@@ -428,11 +430,11 @@ Cycle CoreEngine::step(Cycle now) {
         finished_ = true;
         return kNever;
     }
-    if (progressed) last_progress_ = now;
+    if (progressed) last_progress_ = std::max(last_progress_, now);
     if (next == kNever) report_deadlock(now, "no simd can ever issue");
     // The deadlock detector: a run that would go on without issuing anything
     // for more than core.deadlock_cycles is stopped now, before simulating it.
-    if (next - last_progress_ > cfg_.deadlock_cycles)
+    if (next > last_progress_ && next - last_progress_ > cfg_.deadlock_cycles)
         report_deadlock(now, "no instruction issued since cycle " + std::to_string(last_progress_) +
                                  " and none can issue before cycle " + std::to_string(next) +
                                  " (more than core.deadlock_cycles = " +

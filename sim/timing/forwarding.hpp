@@ -53,8 +53,10 @@ class Forwarding {
         for (unsigned i = 0; i < in.num_src; ++i) {
             const Operand& op = in.src[i];
             if (op.kind != OperandKind::Reg) continue;
-            const Cycle in_cache = sb.ready_at(op) + write_latency_;
-            if (in_cache <= now || sb.stamp_of(op) == mine) continue;
+            const Cycle off_path = sb.ready_off_path(op, mine);
+            if (off_path == 0) continue;
+            const Cycle in_cache = off_path + write_latency_;
+            if (in_cache <= now) continue;
             late = std::max(late, static_cast<std::uint32_t>(in_cache - now));
         }
         return late;

@@ -35,10 +35,16 @@ class Scoreboard {
         return t;
     }
 
-    // The stamp of the operand's first half (an operand's halves are written
-    // together).
-    std::uint32_t stamp_of(const Operand& op) const {
-        return op.first_half < kHalves ? stamp_[op.first_half] : 0;
+    // When the latest of the operand's halves whose writer's stamp is not
+    // `stamp` became ready (0: none): the halves of a 32-bit operand may come
+    // from two 16-bit writes, one forwarded and one not.
+    Cycle ready_off_path(const Operand& op, std::uint32_t stamp) const {
+        if (op.kind != OperandKind::Reg) return 0;
+        Cycle t = 0;
+        const unsigned end = std::min<unsigned>(op.first_half + op.halves, kHalves);
+        for (unsigned h = op.first_half; h < end; ++h)
+            if (stamp_[h] != stamp) t = std::max(t, ready_[h]);
+        return t;
     }
 
     void write(const Operand& op, Cycle when, std::uint32_t stamp = 0) {

@@ -193,3 +193,65 @@ TEST_CASE("validate rejects resident threadgroups that do not divide the simds")
     CHECK(ss.str().find("resident_threadgroups") != std::string::npos);
     CHECK(!fs::exists(dir / "out" / "summary.json"));
 }
+
+namespace {
+// The shipped FMUL ILP 1 row at 4 simds per core, 144 repetitions, with
+// `change` applied to its definition; returns validate's figure (or -1).
+double ilp_row_figure(const std::string& name, const nlohmann::json& change) {
+    const fs::path dir = scratch(name);
+    std::ifstream in(shipped("ilp_occupancy"));
+    auto j = nlohmann::json::parse(in);
+    auto& records = j.at("records");
+    nlohmann::json row = records[0];
+    row["benchmark"]["repetitions"] = 144;
+    row["benchmark"].erase("resident_threadgroups");
+    row["benchmark"].erase("waves");
+    row["benchmark"].update(change);
+    records = nlohmann::json::array({row});
+    std::ofstream(dir / "row.json") << j.dump(1);
+    if (run("validate --config m1-max --measurements " + (dir / "row.json").string() +
+                " --report " + (dir / "out").string(),
+            dir / "log.txt") != 0)
+        return -1;
+    std::ifstream csv(dir / "out" / "results.csv");
+    std::string header, line;
+    std::getline(csv, header);
+    std::getline(csv, line);
+    // id,kind,chip,benchmark,measured,qualifier,simulated,...
+    std::stringstream cells(line);
+    std::string cell;
+    for (int i = 0; i < 7; ++i) std::getline(cells, cell, ',');
+    return std::stod(cell);
+}
+}  // namespace
+
+TEST_CASE("waves run one after another, whatever the threadgroup split") {
+    const double one = ilp_row_figure("w1", nlohmann::json::object());
+    REQUIRE(one > 0);
+    // Five waves of the same launch: about the same cycles per operation, not
+    // five waves at once at five times the occupancy.
+    CHECK(ilp_row_figure("w5", {{"waves", 5}}) == Approx(one).epsilon(0.05));
+    CHECK(ilp_row_figure("w5g1", {{"waves", 5}, {"resident_threadgroups", 1}}) ==
+          Approx(one).epsilon(0.05));
+    CHECK(ilp_row_figure("w5g4", {{"waves", 5}, {"resident_threadgroups", 4}}) ==
+          Approx(one).epsilon(0.05));
+}
+
+TEST_CASE("validate refuses waves on a memory benchmark") {
+    const fs::path dir = scratch("memwaves");
+    std::ifstream in(shipped("memory_m1"));
+    auto j = nlohmann::json::parse(in);
+    auto& records = j.at("records");
+    records.erase(records.begin() + 1, records.end());
+    records[0]["benchmark"]["waves"] = 10;
+    std::ofstream(dir / "mem.json") << j.dump(1);
+    const int code =
+        run("validate --config m1 --measurements " + (dir / "mem.json").string(), dir / "log.txt");
+    CHECK(code == 2);
+    std::ifstream log(dir / "log.txt");
+    std::stringstream ss;
+    ss << log.rdbuf();
+    INFO(ss.str());
+    CHECK(ss.str().find("waves") != std::string::npos);
+    CHECK(ss.str().find("memory benchmark") != std::string::npos);
+}

@@ -454,3 +454,37 @@ TEST_CASE("engine: chains taking turns on a scheduler wait for the register cach
     CHECK(chains_rate(2, "always") == Approx(1.5).epsilon(0.02));
     CHECK(chains_rate(2, "same_simd") == Approx(2.5).epsilon(0.02));
 }
+
+TEST_CASE("engine: a launch overhead longer than the deadlock limit is waited out") {
+    Bench b;
+    b.cfg.deadlock_cycles = 1000;
+    Launch l = launch(4 * 32, 1);
+    l.overhead_cycles = 5000;
+    ProgramWorkload w("slow start", l, {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})},
+                      10);
+    Cycle end = 0;
+    REQUIRE_NOTHROW(end = b.run(w));
+    CHECK(end >= 5000 + 10 * 3);
+    CHECK(end <= 5000 + 10 * 3 + 10);
+}
+
+TEST_CASE("forwarding: each half of an operand is on the path or not by its own writer") {
+    Forwarding f(true, 2);
+    Scoreboard sb;
+    // r0l written by another simd's turn (stamp 0 is not the consumer's 5),
+    // ready at 100; r0h written back to back (stamp 5), ready at 103.
+    sb.write(reg16(0), 100, 0);
+    sb.write(reg16(1), 103, 5);
+    for (int i = 0; i < 5; ++i) f.count_issue();  // the consumer's stamp is 5
+    Instruction use32 = make_instruction("fadd32", {reg32(2), reg32(0), reg32(0)});
+    // The low half is off the path: in the cache at 102.
+    CHECK(f.late_sources(sb, 0, use32, 101) == 1);
+    CHECK(f.late_sources(sb, 0, use32, 102) == 0);
+    // The other way round: only the high half off the path, ready at 103.
+    Scoreboard sb2;
+    sb2.write(reg16(0), 103, 5);
+    sb2.write(reg16(1), 100, 0);
+    CHECK(f.late_sources(sb2, 0, use32, 101) == 1);
+    Instruction use_lo = make_instruction("fadd16", {reg16(4), reg16(0), reg16(0)});
+    CHECK(f.late_sources(sb2, 0, use_lo, 101) == 0);  // its own half is forwarded
+}

@@ -132,12 +132,16 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
     }
     if (j.contains("resident_threadgroups")) {
         b.resident_threadgroups = positive(j, "resident_threadgroups", where, 96);
-        if (b.simds_per_core % b.resident_threadgroups != 0)
-            throw InputError(
-                where + ".resident_threadgroups",
-                "must divide simds_per_core (" + std::to_string(b.simds_per_core) + ")");
+        if (b.simds_per_core % b.resident_threadgroups != 0 ||
+            b.simds_per_core / b.resident_threadgroups > 32)
+            throw InputError(where + ".resident_threadgroups",
+                             "must divide simds_per_core (" + std::to_string(b.simds_per_core) +
+                                 ") into threadgroups of at most 32 simds");
     }
     if (j.contains("waves")) b.waves = positive(j, "waves", where, 100000);
+    if (j.contains("memory") && (j.contains("resident_threadgroups") || j.contains("waves")))
+        throw InputError(where + (j.contains("waves") ? ".waves" : ".resident_threadgroups"),
+                         "not supported for a memory benchmark (its launch is its own)");
     if (j.contains("memory"))
         b.memory = memory_benchmark_from_json(j.at("memory"), where + ".memory");
     const auto& body = j.at("body");

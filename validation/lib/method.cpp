@@ -27,12 +27,13 @@ KindParameters kind(const nlohmann::json& j, const char* key, const std::string&
         p.method = k.at("method").get<std::string>() == "steady"
                        ? BenchmarkDefinition::Method::Steady
                        : BenchmarkDefinition::Method::Total;
+        // Each row's definition checks them against its own simds per core.
         p.resident_threadgroups = k.value("resident_threadgroups", 0u);
         p.waves = k.value("waves", 1u);
-        if (p.waves == 0) throw InputError(where + ": " + key + ".waves", "must be at least 1");
-        if (p.resident_threadgroups && p.simds_per_core % p.resident_threadgroups != 0)
-            throw InputError(where + ": " + key + ".resident_threadgroups",
-                             "must divide simds_per_core");
+        if (p.waves == 0 || p.waves > 100000)
+            throw InputError(where + ": " + key + ".waves", "must be 1 to 100000");
+        if (p.resident_threadgroups > 96)
+            throw InputError(where + ": " + key + ".resident_threadgroups", "must be 0 to 96");
         const std::string shape = k.value("operand_shape", "x*y+z");
         p.operand_shape = shape == "vec4_groups" ? OperandShape::Vec4Groups
                           : shape == "x*x+1"     ? OperandShape::SelfReuse

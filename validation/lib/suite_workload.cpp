@@ -281,21 +281,22 @@ void SuiteWorkload::place(const BenchmarkDefinition& def, const CoreConfig& core
             break;
         }
     std::uint32_t groups = simds_ / group_simds;
-    if (def.resident_threadgroups) {
-        // The measuring kernel's own split, held resident with threadgroup
-        // memory (as metal-benchmarks' later kernels and the probe do).
+    if (def.resident_threadgroups) {  // the measuring kernel's own split
         groups = def.resident_threadgroups;
         if (simds_ % groups != 0 || simds_ / groups > 32)
             throw InputError(def.name, std::to_string(simds_) + " resident simds cannot form " +
                                            std::to_string(groups) + " threadgroups of at most 32");
         group_simds = simds_ / groups;
-        if (groups > 1) launch_.threadgroup_memory_bytes = core.threadgroup_memory_bytes / groups;
     }
+    // Later waves wait for room: threadgroup memory holds exactly `groups`
+    // resident (as metal-benchmarks' later kernels and the probe do).
+    if (def.resident_threadgroups || def.waves > 1)
+        launch_.threadgroup_memory_bytes = core.threadgroup_memory_bytes / groups;
     launch_.threads_per_threadgroup = group_simds * core.simd_width;
     launch_.threadgroups = groups * def.waves;
     launch_.overhead_cycles = static_cast<std::uint32_t>(def.overhead_cycles + 0.5);
     // The measured kernels ran ~250 waves: all but the first found their code
-    // in the L2, so the simulated wave does too.
+    // in the L2, so the simulated waves do too.
     launch_.code_in_l2_bytes = rep_bytes_ * unroll_;
 }
 

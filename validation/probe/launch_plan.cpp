@@ -27,6 +27,12 @@ LaunchPlan plan_launch(std::uint32_t simds_per_core, const DeviceInfo& device, s
     const std::uint32_t min_groups =
         (device.threadgroup_memory_per_core + device.max_threadgroup_memory - 1) /
         device.max_threadgroup_memory;
+    if (groups_per_core && groups_per_core < min_groups)
+        throw std::invalid_argument(
+            "threadgroup memory cannot hold exactly " + std::to_string(groups_per_core) +
+            " threadgroups per core: one threadgroup may ask for at most " +
+            std::to_string(device.max_threadgroup_memory) + " of the core's " +
+            std::to_string(device.threadgroup_memory_per_core) + " bytes");
     LaunchPlan p;
     p.cores = cores;
     p.waves = waves;

@@ -192,7 +192,10 @@ int main(int argc, char* argv[]) {
         ->add_option("--warmup-seconds", r->options.warmup_seconds,
                      "GPU time to run before the first benchmark")
         ->capture_default_str();
-    run_cmd->add_option("--waves", r->options.waves, "Times a dispatch fills every core")
+    run_cmd
+        ->add_option(
+            "--waves", r->options.waves,
+            "Times a dispatch fills every core (a benchmark that names its waves keeps them)")
         ->capture_default_str();
     run_cmd->add_option("--clock-ghz", r->clock_ghz,
                         "GPU clock for cycles (default: the chip table's)");

@@ -89,7 +89,8 @@ class BenchmarkMeasurer {
                 r.pipeline = backend_.compile(r.kernel, "");
                 const LaunchPlan plan = plan_launch(e.def.simds_per_core, ctx_.device, ctx_.cores,
                                                     r.pipeline.max_threads_per_threadgroup,
-                                                    options_.waves, e.def.resident_threadgroups);
+                                                    e.def.waves > 1 ? e.def.waves : options_.waves,
+                                                    e.def.resident_threadgroups);
                 double total = 0;
                 while (total < options_.warmup_seconds && r.warmup.size() < 100000) {
                     r.warmup.push_back(time_once(backend_, r, dispatch_of(plan, r.kernel)));
@@ -129,8 +130,9 @@ class BenchmarkMeasurer {
             max_threads = std::min(max_threads, r.pipeline.max_threads_per_threadgroup);
         }
         // Both runs of the steady method launch alike, so only the repetitions differ.
-        const LaunchPlan plan = plan_launch(def.simds_per_core, ctx_.device, ctx_.cores,
-                                            max_threads, options_.waves, def.resident_threadgroups);
+        const LaunchPlan plan =
+            plan_launch(def.simds_per_core, ctx_.device, ctx_.cores, max_threads,
+                        def.waves > 1 ? def.waves : options_.waves, def.resident_threadgroups);
 
         for (auto& r : runs) {
             const Dispatch d = dispatch_of(plan, r.kernel);
