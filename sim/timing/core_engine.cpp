@@ -109,9 +109,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             s.scheduler = id % cfg_.schedulers;
             s.sched_slot = id / cfg_.schedulers;
             s.scoreboard.reset();
-            s.issued = 0;
-            s.last_stamp = 0;
-            s.off_path_until = 0;
+            s.forwarding = {};
             s.slots = {};
             s.fetched_line = ~0ull;
             s.fetch_ready = now;
@@ -122,7 +120,7 @@ void CoreEngine::admit_threadgroups(Cycle now) {
             ++sched_live_[s.scheduler];
             // Launching takes the threadgroup's fixed start-up time: its
             // simds join the pool once they can issue.
-            if (start > now && pools_[s.scheduler].enabled())
+            if (start > now)
                 pools_[s.scheduler].away_until(s.sched_slot, start);
             else
                 pools_[s.scheduler].arrive(s.sched_slot);
@@ -328,19 +326,10 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     // Operands come late from the register file (misses) or, off the
     // forwarding path, from the register cache: the later of the two counts.
-    // Once another simd has issued, every result of this one so far is off
-    // the path until it is in the cache: only then can a source be late.
-    Forwarding& forwarding = forwarding_[sched];
-    const std::uint32_t stamp = forwarding.stamp(s.issued);
-    if (forwarding.enabled() && stamp != s.last_stamp) {
-        s.off_path_until = s.last_result + forwarding.write_latency();
-        s.last_stamp = stamp;
-    }
-    const std::uint32_t fetch_extra = std::max(
-        blocks_.register_caches[sched]->fetch_operands(id, in, now),
-        now < s.off_path_until ? forwarding.late_sources(s.scoreboard, s.issued, in, now) : 0u);
-    forwarding.count_issue();
-    ++s.issued;
+    const Forwarding::Issued forwarded =
+        forwarding_[sched].issue(s.forwarding, s.scoreboard, in, now, s.last_result);
+    const std::uint32_t fetch_extra =
+        std::max(blocks_.register_caches[sched]->fetch_operands(id, in, now), forwarded.late);
     if (fetch_extra > 0) s.collector_free = now + 1 + fetch_extra;
     dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
@@ -361,7 +350,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     } catch (const MemoryFault& f) {
         throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());
     }
-    for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready, stamp);
+    for (unsigned i = 0; i < in.num_dst; ++i) s.scoreboard.write(in.dst[i], ready, forwarded.stamp);
     if (in.num_dst > 0 || info.memory != isa::MemorySpace::None)
         s.last_result = std::max(s.last_result, ready);
 

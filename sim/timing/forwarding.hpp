@@ -16,9 +16,11 @@
 // Bookkeeping: the scheduler counts its issues; a simd counts its own. Their
 // difference grows only when another simd issues, so a result stamped with
 // it at issue is still on the path while the consumer's difference is the
-// same.
+// same. A simd whose stamp has not changed since its last issue has every
+// result on the path or in the cache, which spares the per-source check.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "sim/common/cycle.hpp"
@@ -27,19 +29,46 @@
 
 namespace agx {
 
+// A simd's side of the bookkeeping (kept in its SimdContext).
+struct ForwardingState {
+    std::uint32_t issued = 0;      // instructions it has issued
+    std::uint32_t last_stamp = 0;  // its stamp at its last issue
+    // Until when a result of it may be off the path and not yet in the
+    // register cache (another simd has issued since it was issued).
+    Cycle off_path_until = 0;
+};
+
 class Forwarding {
   public:
     // same_simd_only false: every result is forwarded (the wait never applies).
     Forwarding(bool same_simd_only, std::uint32_t write_latency)
         : same_simd_only_(same_simd_only), write_latency_(write_latency) {}
 
-    // Whether results can ever miss the path (off: late_sources is always 0).
+    // Whether results can ever miss the path (off: nothing is ever late).
     bool enabled() const { return same_simd_only_ && write_latency_ > 0; }
-    std::uint32_t write_latency() const { return write_latency_; }
 
     // The stamp of what the simd issues now, having issued `own_issues` before.
     std::uint32_t stamp(std::uint32_t own_issues) const { return issues_ - own_issues; }
     void count_issue() { ++issues_; }
+
+    struct Issued {
+        std::uint32_t late;   // as late_sources
+        std::uint32_t stamp;  // for the instruction's results
+    };
+    // The simd issues `in` now; `last_result` is when its latest result so
+    // far is ready. Counts the issue.
+    Issued issue(ForwardingState& f, const Scoreboard& sb, const Instruction& in, Cycle now,
+                 Cycle last_result) {
+        const std::uint32_t mine = stamp(f.issued);
+        if (enabled() && mine != f.last_stamp) {  // another simd issued since its last issue
+            f.off_path_until = last_result + write_latency_;
+            f.last_stamp = mine;
+        }
+        const std::uint32_t late = now < f.off_path_until ? late_sources(sb, f.issued, in, now) : 0;
+        count_issue();
+        ++f.issued;
+        return {late, mine};
+    }
 
     // Cycles after `now` at which the last of the instruction's register
     // sources reaches it (0: all in time): a source off the forwarding path
@@ -47,7 +76,7 @@ class Forwarding {
     // it was ready.
     std::uint32_t late_sources(const Scoreboard& sb, std::uint32_t own_issues,
                                const Instruction& in, Cycle now) const {
-        if (!same_simd_only_ || write_latency_ == 0) return 0;
+        if (!enabled()) return 0;
         const std::uint32_t mine = stamp(own_issues);
         std::uint32_t late = 0;
         for (unsigned i = 0; i < in.num_src; ++i) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/common/cycle.hpp"
+#include "sim/timing/forwarding.hpp"
 #include "sim/timing/scoreboard.hpp"
 #include "sim/timing/stall_cause.hpp"
 #include "sim/trace/workload.hpp"
@@ -57,12 +58,7 @@ struct SimdContext {
     // Its operand collector holds one instruction until the register file
     // has delivered that instruction's missed operands: none issues before.
     Cycle collector_free = 0;
-    std::uint32_t issued = 0;  // instructions it has issued (result forwarding's stamps)
-    // Result forwarding's fast path: its stamp at its last issue, and until
-    // when a result of it may be off the forwarding path and not yet in the
-    // register cache (another simd has issued since; forwarding.hpp).
-    std::uint32_t last_stamp = 0;
-    Cycle off_path_until = 0;
+    ForwardingState forwarding;  // its side of result forwarding's bookkeeping
     bool at_barrier = false;
     bool complex_head = false;  // the head is an integer/complex instruction
     // When the head's pipe frees up for this simd's scheduler: the head's

@@ -87,10 +87,7 @@ class BenchmarkMeasurer {
             try {
                 KernelRun r{generate_kernel(e.def, e.def.repetitions), {}, {}, {}, {}};
                 r.pipeline = backend_.compile(r.kernel, "");
-                const LaunchPlan plan = plan_launch(e.def.simds_per_core, ctx_.device, ctx_.cores,
-                                                    r.pipeline.max_threads_per_threadgroup,
-                                                    e.def.waves > 1 ? e.def.waves : options_.waves,
-                                                    e.def.resident_threadgroups);
+                const LaunchPlan plan = plan_for(e.def, r.pipeline.max_threads_per_threadgroup);
                 double total = 0;
                 while (total < options_.warmup_seconds && r.warmup.size() < 100000) {
                     r.warmup.push_back(time_once(backend_, r, dispatch_of(plan, r.kernel)));
@@ -111,6 +108,13 @@ class BenchmarkMeasurer {
     }
 
   private:
+    // The definition's launch on this device: its own waves when it names
+    // them (else --waves) and its threadgroups per core.
+    LaunchPlan plan_for(const BenchmarkDefinition& def, std::uint32_t max_threads) const {
+        return plan_launch(def.simds_per_core, ctx_.device, ctx_.cores, max_threads,
+                           def.waves > 1 ? def.waves : options_.waves, def.resident_threadgroups);
+    }
+
     void not_measured(Measurement& m, const std::string& why) {
         m.value.reset();
         m.qualifier.clear();
@@ -130,9 +134,7 @@ class BenchmarkMeasurer {
             max_threads = std::min(max_threads, r.pipeline.max_threads_per_threadgroup);
         }
         // Both runs of the steady method launch alike, so only the repetitions differ.
-        const LaunchPlan plan =
-            plan_launch(def.simds_per_core, ctx_.device, ctx_.cores, max_threads,
-                        def.waves > 1 ? def.waves : options_.waves, def.resident_threadgroups);
+        const LaunchPlan plan = plan_for(def, max_threads);
 
         for (auto& r : runs) {
             const Dispatch d = dispatch_of(plan, r.kernel);
