@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,38 @@ std::string all_shipped() {
           "int_sequences", "simd_sequences", "mixed_int_float", "ilp_occupancy", "control_group"})
         s += " " + shipped(t);
     return s;
+}
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A shipped measurement file cut down to its first record.
+nlohmann::json first_record_of(const char* table) {
+    std::ifstream in(shipped(table));
+    auto j = nlohmann::json::parse(in);
+    auto& records = j.at("records");
+    records.erase(records.begin() + 1, records.end());
+    return j;
+}
+
+// Benchmark `id` of measurement file `m`, written out by `trace gen` and run
+// from the file, and run by `suite run`: the two runs' statistics.
+std::pair<nlohmann::json, nlohmann::json> trace_and_suite_stats(const std::string& id,
+                                                                const std::string& m,
+                                                                const fs::path& dir) {
+    REQUIRE(run("trace gen " + id + " -m " + m + " -o " + (dir / "gen.trace").string(),
+                dir / "gen.txt") == 0);
+    REQUIRE(run("run " + (dir / "gen.trace").string() + " --config m1-max --stats " +
+                    (dir / "a.json").string(),
+                dir / "run.txt") == 0);
+    REQUIRE(run("suite run " + id + " -m " + m + " --stats " + (dir / "b.json").string(),
+                dir / "suite.txt") == 0);
+    std::ifstream a(dir / "a.json"), b(dir / "b.json");
+    return {nlohmann::json::parse(a), nlohmann::json::parse(b)};
 }
 
 nlohmann::json summary_of(const fs::path& dir) {
@@ -128,69 +161,43 @@ TEST_CASE("validate rejects a malformed measurement file with one line and exit 
     const int code = run("validate --config m1-max --measurements " + (dir / "bad.json").string(),
                          dir / "log.txt");
     CHECK(code == 2);
-    std::ifstream in(dir / "log.txt");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    INFO(ss.str());
-    CHECK(ss.str().find("bad.json") != std::string::npos);
-    CHECK(ss.str().find("records[0]") != std::string::npos);
+    const std::string log = read_text(dir / "log.txt");
+    INFO(log);
+    CHECK(log.find("bad.json") != std::string::npos);
+    CHECK(log.find("records[0]") != std::string::npos);
 }
 
 TEST_CASE("trace gen writes the trace the suite simulates: same cycles either way") {
     const fs::path dir = scratch("gen");
-    const std::string m = shipped("float_instructions");
-    REQUIRE(run("trace gen FFMA32/latency -m " + m + " -o " + (dir / "ffma.trace").string(),
-                dir / "gen.txt") == 0);
-    REQUIRE(run("run " + (dir / "ffma.trace").string() + " --config m1-max --stats " +
-                    (dir / "a.json").string(),
-                dir / "run.txt") == 0);
-    REQUIRE(run("suite run FFMA32/latency -m " + m + " --stats " + (dir / "b.json").string(),
-                dir / "suite.txt") == 0);
-    std::ifstream a(dir / "a.json"), b(dir / "b.json");
-    const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+    const auto [ja, jb] =
+        trace_and_suite_stats("FFMA32/latency", shipped("float_instructions"), dir);
     CHECK(ja.at("cycles") == jb.at("cycles"));
     CHECK(ja.at("simd_instructions") == jb.at("simd_instructions"));
 }
 
 TEST_CASE("trace gen carries a multi-wave launch: an ILP row runs alike from the file") {
     const fs::path dir = scratch("waves");
-    const std::string m = shipped("ilp_occupancy");
-    const std::string id = "FMUL/ilp4/simds8/16bit";
-    REQUIRE(run("trace gen " + id + " -m " + m + " -o " + (dir / "ilp.trace").string(),
-                dir / "gen.txt") == 0);
+    const auto [ja, jb] =
+        trace_and_suite_stats("FMUL/ilp4/simds8/16bit", shipped("ilp_occupancy"), dir);
     // The launch line: 4 resident threadgroups of 2 simds, 100 waves of them.
-    std::ifstream t(dir / "ilp.trace");
-    std::stringstream text;
-    text << t.rdbuf();
-    CHECK(text.str().find("threads_per_threadgroup=64 threadgroups=400") != std::string::npos);
-    REQUIRE(run("run " + (dir / "ilp.trace").string() + " --config m1-max --stats " +
-                    (dir / "a.json").string(),
-                dir / "run.txt") == 0);
-    REQUIRE(run("suite run " + id + " -m " + m + " --stats " + (dir / "b.json").string(),
-                dir / "suite.txt") == 0);
-    std::ifstream a(dir / "a.json"), b(dir / "b.json");
-    const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+    CHECK(read_text(dir / "gen.trace").find("threads_per_threadgroup=64 threadgroups=400") !=
+          std::string::npos);
     CHECK(ja.at("cycles") == jb.at("cycles"));
 }
 
 TEST_CASE("validate rejects resident threadgroups that do not divide the simds") {
     const fs::path dir = scratch("groups");
-    std::ifstream in(shipped("ilp_occupancy"));
-    auto j = nlohmann::json::parse(in);
-    auto& records = j.at("records");
-    records.erase(records.begin() + 1, records.end());
-    records[0]["benchmark"]["resident_threadgroups"] = 3;  // of 4 simds per core
+    auto j = first_record_of("ilp_occupancy");
+    j["records"][0]["benchmark"]["resident_threadgroups"] = 3;  // of 4 simds per core
     std::ofstream(dir / "groups.json") << j.dump(1);
     const int code = run("validate --config m1-max --measurements " +
                              (dir / "groups.json").string() + " --report " + (dir / "out").string(),
                          dir / "log.txt");
     CHECK(code == 2);
-    std::ifstream log(dir / "log.txt");
-    std::stringstream ss;
-    ss << log.rdbuf();
-    INFO(ss.str());
-    CHECK(ss.str().find("groups.json") != std::string::npos);
-    CHECK(ss.str().find("resident_threadgroups") != std::string::npos);
+    const std::string log = read_text(dir / "log.txt");
+    INFO(log);
+    CHECK(log.find("groups.json") != std::string::npos);
+    CHECK(log.find("resident_threadgroups") != std::string::npos);
     CHECK(!fs::exists(dir / "out" / "summary.json"));
 }
 
@@ -199,15 +206,12 @@ namespace {
 // `change` applied to its definition; returns validate's figure (or -1).
 double ilp_row_figure(const std::string& name, const nlohmann::json& change) {
     const fs::path dir = scratch(name);
-    std::ifstream in(shipped("ilp_occupancy"));
-    auto j = nlohmann::json::parse(in);
-    auto& records = j.at("records");
-    nlohmann::json row = records[0];
-    row["benchmark"]["repetitions"] = 144;
-    row["benchmark"].erase("resident_threadgroups");
-    row["benchmark"].erase("waves");
-    row["benchmark"].update(change);
-    records = nlohmann::json::array({row});
+    auto j = first_record_of("ilp_occupancy");
+    auto& benchmark = j["records"][0]["benchmark"];
+    benchmark["repetitions"] = 144;
+    benchmark.erase("resident_threadgroups");
+    benchmark.erase("waves");
+    benchmark.update(change);
     std::ofstream(dir / "row.json") << j.dump(1);
     if (run("validate --config m1-max --measurements " + (dir / "row.json").string() +
                 " --report " + (dir / "out").string(),
@@ -239,19 +243,14 @@ TEST_CASE("waves run one after another, whatever the threadgroup split") {
 
 TEST_CASE("validate refuses waves on a memory benchmark") {
     const fs::path dir = scratch("memwaves");
-    std::ifstream in(shipped("memory_m1"));
-    auto j = nlohmann::json::parse(in);
-    auto& records = j.at("records");
-    records.erase(records.begin() + 1, records.end());
-    records[0]["benchmark"]["waves"] = 10;
+    auto j = first_record_of("memory_m1");
+    j["records"][0]["benchmark"]["waves"] = 10;
     std::ofstream(dir / "mem.json") << j.dump(1);
     const int code =
         run("validate --config m1 --measurements " + (dir / "mem.json").string(), dir / "log.txt");
     CHECK(code == 2);
-    std::ifstream log(dir / "log.txt");
-    std::stringstream ss;
-    ss << log.rdbuf();
-    INFO(ss.str());
-    CHECK(ss.str().find("waves") != std::string::npos);
-    CHECK(ss.str().find("memory benchmark") != std::string::npos);
+    const std::string log = read_text(dir / "log.txt");
+    INFO(log);
+    CHECK(log.find("waves") != std::string::npos);
+    CHECK(log.find("memory benchmark") != std::string::npos);
 }
