@@ -312,16 +312,22 @@ TEST_CASE("engine: a barrier holds a threadgroup's simds until all arrive") {
 }
 
 namespace {
-// Cycles per instruction per scheduler of a one-instruction dependent chain
-// (the FP32 latency, 3) in 24 simds, 6 per scheduler (a whole number of
-// pools of 1, 2 or 3), with a pool of `active` simds.
+// Cycles per instruction per scheduler of one-instruction dependent chains
+// (the FP32 latency, 3), 200 long, `per_scheduler` simds on each scheduler
+// of b's core.
+double chains_on(Bench& b, unsigned per_scheduler) {
+    ProgramWorkload w("chains", launch(32 * 4 * per_scheduler, 1),
+                      {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 200);
+    const Cycle end = b.run(w);
+    return static_cast<double>(end) / (per_scheduler * 200.0);
+}
+
+// The chains in 24 simds, 6 per scheduler (a whole number of pools of 1, 2
+// or 3), with a pool of `active` simds.
 double chain_rate(std::uint32_t active) {
     Bench b;
     b.cfg.active_simds = active;
-    ProgramWorkload w("chains", launch(32 * 24, 1),
-                      {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 200);
-    const Cycle end = b.run(w);
-    return static_cast<double>(end) / (24.0 * 200 / 4);
+    return chains_on(b, 6);
 }
 }  // namespace
 
@@ -433,16 +439,12 @@ TEST_CASE(
 }
 
 namespace {
-// Cycles per instruction per scheduler of dependent FP32 chains (latency
-// 3), `per_scheduler` simds on each scheduler, with the given forwarding.
+// The chains with the given forwarding and a 2-cycle register-cache write.
 double chains_rate(unsigned per_scheduler, const std::string& forwarding) {
     Bench b;
     b.cfg.register_cache.forwarding = forwarding;
     b.cfg.register_cache.write_latency = 2;
-    ProgramWorkload w("chains", launch(32 * 4 * per_scheduler, 1),
-                      {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 200);
-    const Cycle end = b.run(w);
-    return static_cast<double>(end) / (per_scheduler * 200.0);
+    return chains_on(b, per_scheduler);
 }
 }  // namespace
 
