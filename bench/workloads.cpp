@@ -1,10 +1,16 @@
 #include "workloads.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 
 #include "generated_workload.hpp"
+#include "sim/kernel/kernel_workload.hpp"
 #include "sim/trace/program_workload.hpp"
 
 namespace agx::bench {
@@ -163,9 +169,48 @@ std::unique_ptr<Workload> pointer_chase(std::uint64_t n, unsigned cores) {
         });
 }
 
+// ffma_ilp4 as a kernel the simulator executes: every lane computes four
+// independent FFMA32 chains in a loop (16 per pass) with a counter, a
+// while_icmp and a jmp_exec_any closing each pass, so the figure includes
+// functional execution, the exec-mask stack and real branches.
+std::unique_ptr<Workload> kernel_ffma_ilp4(std::uint64_t n, unsigned cores) {
+    const Launch l = high_occupancy(cores, 16);
+    constexpr std::uint64_t kPerPass = 19;  // 16 fmadd32, iadd32, while_icmp, jmp_exec_any
+    const std::uint64_t passes_per_simd = std::max<std::uint64_t>(1, n / (simds_of(l) * kPerPass));
+    std::string text =
+        "agxsim-kernel 1\nkernel name=kernel_ffma_ilp4\n"
+        "launch grid=" +
+        std::to_string(l.threadgroups * 256) +
+        " threadgroup=256 registers=16\n"
+        "uniform u0 value=" +
+        std::to_string(passes_per_simd) +
+        "\n"
+        "uniform u1 value=1.0001 type=f32\nuniform u2 value=0.5 type=f32\n"
+        "    mov_imm r0l, 0\n    mov_imm r7, 0\n"
+        "    mov r5, u1\n    mov r6, u2\n"
+        "loop:\n";
+    for (int k = 0; k < 4; ++k)
+        for (int c = 1; c <= 4; ++c)
+            text += "    fmadd32 r" + std::to_string(c) + ", r" + std::to_string(c) + ", r5, r6\n";
+    text +=
+        "    iadd32 r7, r7, 1\n    while_icmp r7, u0 cc=ult n=1\n    jmp_exec_any loop\n"
+        "    pop_exec 1\n    stop\n";
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("agxsim_bench_kernel_" + std::to_string(::getpid()) + ".agxk"))
+                                 .string();
+    std::ofstream(path) << text;
+    auto k = std::make_unique<kernel::KernelWorkload>(kernel::load_kernel(path, "", {}));
+    std::remove(path.c_str());
+    return k;
+}
+
 const std::vector<WorkloadSpec> kSpecs = {
     {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000,
      300'000},
+    {"kernel_ffma_ilp4",
+     "ffma_ilp4 as an executed kernel: a loop of 16 FFMA32 in 4 chains + counter and branch, "
+     "88 simds/core",
+     1, 10'000'000, 300'000},
     {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000},
     {"imad_fadd", "IMAD32 + FADD32, 24 simds/core (two pipelines)", 1, 10'000'000, 300'000},
     {"sfu_mix", "rsqrt32 + exp2_32 + rcp32 + FFMA32, 88 simds/core (shared SFU)", 1, 10'000'000,
@@ -206,6 +251,7 @@ std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t n
         return std::make_unique<ProgramWorkload>(p->name, p->launch, p->body, p->passes);
     if (name == "stream_load") return stream_load(n, cores);
     if (name == "pointer_chase") return pointer_chase(n, cores);
+    if (name == "kernel_ffma_ilp4") return kernel_ffma_ilp4(n, cores);
     throw std::invalid_argument("no bench workload '" + name + "'");
 }
 

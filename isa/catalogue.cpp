@@ -91,6 +91,10 @@ OperandSpec data(OperandRole role) {
 OperandSpec base64() {
     return optional(src(4));
 }
+// Threadgroup memory is addressed by a 32-bit byte base plus an index.
+OperandSpec base32() {
+    return optional(src(2));
+}
 OperandSpec offset32() {
     return optional(src(2));
 }
@@ -254,7 +258,9 @@ std::vector<InstructionInfo> build() {
     add(memory(op("device_store", L, "device_store", {data(OperandRole::Src), base64(), offset32()},
                   8, "store 1-4 registers per lane to device memory"),
                MemorySpace::Device, true, false));
-    add(memory(op("atomic", L, "device_atomic", {dst(2), src(2), base64(), offset32()}, 8,
+    // The atomic's data is one 32-bit register, or a pair (compare, new) for
+    // a compare-and-exchange.
+    add(memory(op("atomic", L, "device_atomic", {dst(2), src(0), base64(), offset32()}, 8,
                   "32-bit atomic read-modify-write on device memory"),
                MemorySpace::Device, false, true));
     // Stack spills are device-memory accesses through the same path.
@@ -266,15 +272,18 @@ std::vector<InstructionInfo> build() {
                MemorySpace::Device, true, false));
 
     // --- threadgroup memory (fixed latency, no wait slot) ------------------
-    add(memory(op("threadgroup_load", T, "threadgroup_load", {data(OperandRole::Dst), offset32()},
-                  8, "load 1-4 registers per lane from threadgroup memory"),
+    add(memory(op("threadgroup_load", T, "threadgroup_load",
+                  {data(OperandRole::Dst), base32(), offset32()}, 8,
+                  "load 1-4 registers per lane from threadgroup memory"),
                MemorySpace::Threadgroup, false, false));
-    add(memory(op("threadgroup_store", T, "threadgroup_store", {data(OperandRole::Src), offset32()},
-                  8, "store 1-4 registers per lane to threadgroup memory"),
+    add(memory(op("threadgroup_store", T, "threadgroup_store",
+                  {data(OperandRole::Src), base32(), offset32()}, 8,
+                  "store 1-4 registers per lane to threadgroup memory"),
                MemorySpace::Threadgroup, true, false));
-    add(memory(op("threadgroup_atomic", T, "threadgroup_atomic", {dst(2), src(2), offset32()}, 8,
-                  "32-bit atomic read-modify-write on threadgroup memory"),
-               MemorySpace::Threadgroup, false, true));
+    add(memory(
+        op("threadgroup_atomic", T, "threadgroup_atomic", {dst(2), src(0), base32(), offset32()}, 8,
+           "32-bit atomic read-modify-write on threadgroup memory"),
+        MemorySpace::Threadgroup, false, true));
 
     // --- control: handled by the scheduler --------------------------------
     {
@@ -289,14 +298,15 @@ std::vector<InstructionInfo> build() {
     }
     add(op("memory_barrier", C, "barrier", {}, 2,
            "order memory accesses (no simd synchronisation)"));
-    // Branch targets are not simulated (a trace is the dynamic stream), so
-    // the target immediate is optional.
+    // A trace is the dynamic stream, so its branch targets are optional; a
+    // kernel (traces/KERNEL.md) names a label, which becomes the target's pc.
     add(op("jmp_exec_any", C, "branch", {optional(imm_only())}, 6, "jump if any lane is active"));
     add(op("jmp_exec_none", C, "branch", {optional(imm_only())}, 6, "jump if no lane is active"));
     add(op("call", C, "branch", {optional(src(2))}, 6, "call a function"));
     add(op("ret", C, "branch", {optional(src(2))}, 2, "return from a function"));
     // The execution-mask stack ops are written in a simplified form: the
-    // compare operands only (the mask itself is the trace's `mask=`).
+    // compare operands only. r0l, the stack counter, is implicit; a kernel
+    // gives the condition and the level count as attributes (cc=, n=).
     add(op("if_icmp", C, "branch", {src(0), src(0)}, 6,
            "push the exec mask, keep lanes passing an integer compare"));
     add(op("if_fcmp", C, "branch", {src(0), src(0)}, 6,

@@ -27,5 +27,6 @@ void add_validate_command(CLI::App& app, Action& action);
 void add_data_command(CLI::App& app, Action& action);
 void add_suite_command(CLI::App& app, Action& action);
 void add_trace_gen_command(CLI::App& app, Action& action);
+void add_kernel_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -22,6 +22,7 @@ int sc_main(int argc, char* argv[]) {
     add_data_command(app, action);
     add_suite_command(app, action);
     add_trace_gen_command(app, action);
+    add_kernel_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -10,10 +10,10 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/cli/summary.hpp"
+#include "sim/cli/workload_input.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
-#include "sim/trace/open_trace.hpp"
 
 namespace agx::cli {
 
@@ -26,33 +26,62 @@ struct RunArgs {
     std::string stats;
     std::string cores = "1";
     bool quiet = false;
+    KernelOptions kernel;
+    std::vector<std::string> dumps;  // NAME=FILE
 };
 
-unsigned parse_cores(const std::string& text, const MachineConfig& cfg) {
-    if (text == "all") return cfg.cores;
-    try {
-        std::size_t used = 0;
-        const long n = std::stol(text, &used);
-        if (used == text.size() && n >= 1 && static_cast<unsigned long>(n) <= cfg.cores)
-            return static_cast<unsigned>(n);
-    } catch (const std::exception&) {
+// A kernel buffer to write after the run, opened before it (so that a bad
+// path fails first) and completed only if the run succeeds.
+struct Dump {
+    std::size_t buffer;
+    bool npy;
+    std::unique_ptr<OutputFile> file;
+};
+
+std::vector<Dump> open_dumps(const std::vector<std::string>& specs, kernel::KernelWorkload* k) {
+    std::vector<Dump> dumps;
+    for (const std::string& spec : specs) {
+        const auto eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+            throw InputError("--dump " + spec, "expected NAME=FILE (a buffer of the kernel)");
+        if (!k) throw InputError("--dump " + spec, "only a kernel has buffers to dump");
+        const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+        const auto buffer = k->memory().find_buffer(name);
+        if (!buffer) {
+            std::string names;
+            for (std::size_t i = 0; i < k->memory().buffer_count(); ++i)
+                if (k->memory().spec(i).name != "(stack)")
+                    names += (names.empty() ? "" : ", ") + k->memory().spec(i).name;
+            throw InputError("--dump " + spec, "the kernel has no buffer '" + name + "' (" +
+                                                   (names.empty() ? "none" : names) + ")");
+        }
+        const bool npy = path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+        dumps.push_back({*buffer, npy, std::make_unique<OutputFile>(path)});
     }
-    throw InputError("--cores " + text, "expected 'all' or a number from 1 to " +
-                                            std::to_string(cfg.cores) + " (the cores of " +
-                                            cfg.name + ")");
+    return dumps;
 }
 
-int run(const RunArgs& args) {
+int run(RunArgs args) {
+    take_launch_overrides(args.overrides, args.kernel);
     const MachineConfig cfg = load_config(args.config, args.overrides);
     const unsigned cores = parse_cores(args.cores, cfg);
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
-    std::unique_ptr<Workload> workload = open_trace(args.trace);
+    OpenedWorkload opened = open_workload(args.trace, args.kernel);
+    Workload* workload = opened.workload.get();
+    std::vector<Dump> dumps = open_dumps(args.dumps, opened.kernel);
 
     RunOptions options;
     options.cores = cores;
     const RunResult result = simulate(cfg, *workload, options);
 
+    for (Dump& d : dumps) {
+        if (d.npy)
+            opened.kernel->memory().dump_npy(d.buffer, d.file->stream());
+        else
+            opened.kernel->memory().dump_raw(d.buffer, d.file->stream());
+    }
+    for (Dump& d : dumps) d.file->commit();
     if (stats_file) {
         stats_file->stream() << std::setw(2) << result.stats << "\n";
         stats_file->commit();
@@ -66,17 +95,23 @@ int run(const RunArgs& args) {
 void add_run_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<RunArgs>();
     CLI::App* cmd = app.add_subcommand("run", "Simulate an instruction trace and print a summary");
-    cmd->add_option("trace", args->trace, "Trace file (text format v1, see traces/FORMAT.md)")
+    cmd->add_option("trace", args->trace,
+                    "Trace (traces/FORMAT.md) or kernel (traces/KERNEL.md) to simulate")
         ->required();
     cmd->add_option("-c,--config", args->config,
                     "Machine: a name in configs/ (m1, m1-max, m2, a14) or a JSON path")
         ->capture_default_str();
     cmd->add_option("--set", args->overrides,
-                    "Override a config value: path.to.key=value (repeatable)");
+                    "Override a config value: path.to.key=value, or a kernel's launch: "
+                    "launch.KEY=value (repeatable)");
     cmd->add_option("--stats", args->stats, "Write every block's statistics as JSON to this file");
     cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
         ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
+    cmd->add_option("--dump", args->dumps,
+                    "Kernels: write a buffer's final contents, NAME=FILE (.npy by extension, "
+                    "else raw bytes; repeatable)");
+    add_kernel_options(*cmd, args->kernel);
     cmd->callback([args, &action] { action = [args] { return run(*args); }; });
 }
 

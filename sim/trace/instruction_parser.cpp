@@ -21,7 +21,7 @@ constexpr unsigned kWaitSlots = 2;  // isa-notes.md: asynchronous instructions n
 struct Tokens {
     std::array<std::string_view, kMaxOperands> operands;
     unsigned num_operands = 0;
-    std::array<Attribute, 8> attributes;
+    std::array<Attribute, kMaxAttributes> attributes;
     unsigned num_attributes = 0;
 };
 
@@ -75,6 +75,10 @@ Tokens tokenize(std::string_view rest, const LineContext& at) {
     }
     if (after_comma) fail(at, "expected an operand after ','");
     return t;
+}
+
+const InstructionInfo& cat_info(const Instruction& in) {
+    return Catalogue::instance().info(in.opcode);
 }
 
 [[noreturn]] void unknown_mnemonic(std::string_view m, const LineContext& at) {
@@ -148,6 +152,14 @@ void check_operand(const ParsedOperand& p, const OperandSpec& spec, unsigned pos
 
 void parse_instruction(std::string_view text, const LineContext& at, std::uint32_t registers_halves,
                        Instruction& out) {
+    std::array<Attribute, kMaxAttributes> attributes;
+    const unsigned n = parse_instruction_operands(text, at, registers_halves, out, attributes);
+    apply_attributes(attributes.data(), n, cat_info(out), at, out);
+}
+
+unsigned parse_instruction_operands(std::string_view text, const LineContext& at,
+                                    std::uint32_t registers_halves, Instruction& out,
+                                    std::array<Attribute, kMaxAttributes>& attributes) {
     std::string_view rest = text;
     auto mnemonic = next_word(rest);
     const auto& cat = Catalogue::instance();
@@ -190,7 +202,8 @@ void parse_instruction(std::string_view text, const LineContext& at, std::uint32
     } else if (info.is_async) {
         out.wait_slot = 0;  // default slot; `slot=` overrides
     }
-    apply_attributes(t.attributes.data(), t.num_attributes, info, at, out);
+    std::copy(t.attributes.begin(), t.attributes.begin() + t.num_attributes, attributes.begin());
+    return t.num_attributes;
 }
 
 }  // namespace agx::trace_detail

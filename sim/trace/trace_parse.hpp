@@ -3,6 +3,7 @@
 // instruction streams (which parse lines again, lazily, as simds run).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -47,6 +48,17 @@ struct Attribute {
 // that each applies to it (attributes.cpp).
 void apply_attributes(const Attribute* attrs, unsigned n, const isa::InstructionInfo& info,
                       const LineContext& at, Instruction& out);
+
+// The most attributes an instruction line may carry.
+inline constexpr unsigned kMaxAttributes = 8;
+
+// Parses the mnemonic and operands of an instruction line (comment
+// stripped, not empty) into `out`, checked as parse_instruction() checks
+// them, and returns its attributes unapplied (they point into `text`): the
+// kernel format (traces/KERNEL.md) gives them other meanings.
+unsigned parse_instruction_operands(std::string_view text, const LineContext& at,
+                                    std::uint32_t registers_halves, Instruction& out,
+                                    std::array<Attribute, kMaxAttributes>& attributes);
 
 // Parses a whole instruction line (comment stripped, not empty) into `out`,
 // checking it against the catalogue and the launch's register count.

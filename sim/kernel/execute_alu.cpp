@@ -1,0 +1,501 @@
+// The arithmetic, special-function, shuffle and matrix instructions, lane
+// by lane, on isa/semantics.hpp's per-lane definitions.
+#include <array>
+
+#include "isa/semantics.hpp"
+#include "sim/kernel/execute.hpp"
+
+namespace agx::kernel {
+
+namespace sem = isa::sem;
+
+Source resolve(const Operand& o, const SimdState& s, const Uniforms& u, Imm16 imm16) {
+    Source r;
+    switch (o.kind) {
+        case OperandKind::Reg:
+            r.p = s.reg(o.first_half >> 1);
+            r.shift = o.halves == 1 ? (o.first_half & 1u) * 16u : 0u;
+            break;
+        case OperandKind::Uniform:
+            r.scalar = o.halves == 1 ? u[o.first_half >> 1] >> ((o.first_half & 1u) * 16u)
+                                     : u[o.first_half >> 1];
+            break;
+        case OperandKind::Imm:
+            r.scalar =
+                (o.halves == 1 && imm16 == Imm16::Float) ? sem::f32_to_f16(sem::f32(o.imm)) : o.imm;
+            break;
+        case OperandKind::None:
+            break;
+    }
+    return r;
+}
+
+std::uint64_t read64(const Operand& o, const SimdState& s, const Uniforms& u, unsigned lane) {
+    switch (o.kind) {
+        case OperandKind::Reg: {
+            const unsigned r = o.first_half >> 1;
+            const std::uint64_t lo = s.reg(r)[lane];
+            if (o.halves == 1) return (lo >> ((o.first_half & 1u) * 16u)) & 0xffffu;
+            if (o.halves == 2) return lo;
+            return lo | std::uint64_t{s.reg(r + 1)[lane]} << 32;
+        }
+        case OperandKind::Uniform: {
+            const unsigned r = o.first_half >> 1;
+            if (o.halves == 1) return (u[r] >> ((o.first_half & 1u) * 16u)) & 0xffffu;
+            if (o.halves == 2) return u[r];
+            return u[r] | std::uint64_t{u[r + 1]} << 32;
+        }
+        case OperandKind::Imm:
+            return o.imm;
+        case OperandKind::None:
+            break;
+    }
+    return 0;
+}
+
+void write_lane(const Operand& d, SimdState& s, unsigned lane, std::uint64_t value) {
+    const unsigned r = d.first_half >> 1;
+    std::uint32_t& lo = s.reg(r)[lane];
+    if (d.halves == 1) {
+        const unsigned sh = (d.first_half & 1u) * 16u;
+        lo = (lo & ~(0xffffu << sh)) | (static_cast<std::uint32_t>(value & 0xffffu) << sh);
+    } else {
+        lo = static_cast<std::uint32_t>(value);
+        if (d.halves >= 4) s.reg(r + 1)[lane] = static_cast<std::uint32_t>(value >> 32);
+    }
+}
+
+bool is_alu(Sem k) {
+    return k < Sem::DeviceLoad;
+}
+
+std::uint32_t special_register(std::uint32_t sr, const SimdState& s, unsigned lane) {
+    const SimdPlace& p = s.place;
+    switch (sr) {
+        case 0:
+        case 1:
+        case 2:
+            return p.threadgroup_position[sr];
+        case 4:
+        case 5:
+        case 6:
+            return p.threadgroup_size[sr - 4];
+        case 8:
+        case 9:
+        case 10:
+            return p.threadgroup_size[sr - 8];
+        case 20:
+            return 0;
+        case 48:
+        case 49:
+        case 50:
+            return p.position_in_threadgroup(lane)[sr - 48];
+        case 51:
+            return p.index_in_threadgroup(lane);
+        case 52:
+            return lane;
+        case 53:
+            return p.simd_in_group;
+        case 56:  // among the quad's active lanes below this one
+            return static_cast<std::uint32_t>(
+                __builtin_popcount(s.exec & ((1u << lane) - 1u) & (0xfu << (lane & ~3u))));
+        case 58:
+            return static_cast<std::uint32_t>(__builtin_popcount(s.exec & ((1u << lane) - 1u)));
+        case 63:
+            return (s.exec >> lane) & 1u;
+        case 80:
+        case 81:
+        case 82:
+            return p.position_in_grid(lane)[sr - 80];
+        default:
+            return 0;
+    }
+}
+
+namespace {
+
+template <class F>
+void each(std::uint32_t mask, F&& f) {
+    for (unsigned l = 0; l < kLanes; ++l)
+        if (mask >> l & 1u) f(l);
+}
+
+// The 8x8 matrix fragment of a simd: lane l holds row m, columns n and n+1
+// (the layout Apple's simdgroup_matrix uses, as Metal code that reads the
+// fragments directly, e.g. MLX's steel GEMM, relies on).
+struct FragmentPlace {
+    unsigned row, col;
+};
+FragmentPlace fragment_place(unsigned lane) {
+    const unsigned q = lane / 4;
+    return {(q & 4u) + ((lane / 2) % 4), (q & 2u) * 2 + (lane % 2) * 2};
+}
+
+void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
+    float a[8][8], b[8][8], c[8][8];
+    for (unsigned l = 0; l < kLanes; ++l) {
+        const auto [m, n] = fragment_place(l);
+        const std::uint64_t av = read64(k.in.src[0], s, u, l), bv = read64(k.in.src[1], s, u, l),
+                            cv = read64(k.in.src[2], s, u, l);
+        for (unsigned e = 0; e < 2; ++e) {
+            a[m][n + e] = sem::f32(static_cast<std::uint32_t>(av >> (32 * e)));
+            b[m][n + e] = sem::f32(static_cast<std::uint32_t>(bv >> (32 * e)));
+            c[m][n + e] = sem::f32(static_cast<std::uint32_t>(cv >> (32 * e)));
+        }
+    }
+    each(s.exec, [&](unsigned l) {
+        const auto [m, n] = fragment_place(l);
+        std::uint64_t out = 0;
+        for (unsigned e = 0; e < 2; ++e) {
+            std::uint32_t acc = sem::bits(c[m][n + e]);
+            for (unsigned i = 0; i < 8; ++i)
+                acc = sem::fmadd32(sem::bits(a[m][i]), sem::bits(b[i][n + e]), acc);
+            out |= std::uint64_t{acc} << (32 * e);
+        }
+        write_lane(k.in.dst[0], s, l, out);
+    });
+}
+
+void matrix_fmadd16(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
+    std::uint16_t a[8][8], b[8][8], c[8][8];
+    for (unsigned l = 0; l < kLanes; ++l) {
+        const auto [m, n] = fragment_place(l);
+        const std::uint64_t av = read64(k.in.src[0], s, u, l), bv = read64(k.in.src[1], s, u, l),
+                            cv = read64(k.in.src[2], s, u, l);
+        for (unsigned e = 0; e < 2; ++e) {
+            a[m][n + e] = static_cast<std::uint16_t>(av >> (16 * e));
+            b[m][n + e] = static_cast<std::uint16_t>(bv >> (16 * e));
+            c[m][n + e] = static_cast<std::uint16_t>(cv >> (16 * e));
+        }
+    }
+    each(s.exec, [&](unsigned l) {
+        const auto [m, n] = fragment_place(l);
+        std::uint32_t out = 0;
+        for (unsigned e = 0; e < 2; ++e) {
+            std::uint16_t acc = c[m][n + e];
+            for (unsigned i = 0; i < 8; ++i) acc = sem::fmadd16(a[m][i], b[i][n + e], acc);
+            out |= std::uint32_t{acc} << (16 * e);
+        }
+        write_lane(k.in.dst[0], s, l, out);
+    });
+}
+
+// Cross-lane reads: every lane's source first, then the writes, so a
+// destination that is also the source reads the old values.
+template <class Index>
+void shuffle(const KernelInstruction& k, SimdState& s, const Uniforms& u, Index index) {
+    const Source a = resolve(k.in.src[0], s, u), b = resolve(k.in.src[1], s, u);
+    std::array<std::uint32_t, kLanes> values{};
+    for (unsigned l = 0; l < kLanes; ++l) values[l] = a.u32(l);
+    each(s.exec,
+         [&](unsigned l) { write_lane(k.in.dst[0], s, l, values[index(l, b.u32(l)) & 31u]); });
+}
+
+void ballot(const KernelInstruction& k, SimdState& s, std::uint32_t result, bool quad) {
+    each(s.exec, [&](unsigned l) {
+        write_lane(k.in.dst[0], s, l, quad ? (result >> (l & ~3u)) & 0xfu : result);
+    });
+}
+
+}  // namespace
+
+void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
+    const Instruction& in = k.in;
+    const std::uint32_t mask = s.exec;
+    const Operand& d = in.dst[0];
+    // Sources, resolved once for every lane. 16-bit float operations read
+    // float immediates as 16-bit floats.
+    auto src = [&](unsigned i, Imm16 f = Imm16::Integer) { return resolve(in.src[i], s, u, f); };
+    auto unary32 = [&](auto f) {
+        const Source a = src(0);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l))); });
+    };
+    auto binary32 = [&](auto f) {
+        const Source a = src(0), b = src(1);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l), b.u32(l))); });
+    };
+    auto ternary32 = [&](auto f) {
+        const Source a = src(0), b = src(1), c = src(2);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l), b.u32(l), c.u32(l))); });
+    };
+    auto unary16 = [&](auto f, Imm16 kind) {
+        const Source a = src(0, kind);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u16(l))); });
+    };
+    auto binary16 = [&](auto f, Imm16 kind) {
+        const Source a = src(0, kind), b = src(1, kind);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u16(l), b.u16(l))); });
+    };
+    auto ternary16 = [&](auto f, Imm16 kind) {
+        const Source a = src(0, kind), b = src(1, kind), c = src(2, kind);
+        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u16(l), b.u16(l), c.u16(l))); });
+    };
+    const auto F = Imm16::Float, I = Imm16::Integer;
+    const bool sg = k.is_signed;
+    const auto icond = static_cast<sem::IntCond>(k.cond);
+    const auto fcond = static_cast<sem::FloatCond>(k.cond);
+    auto sx16 = [](std::uint32_t v) {
+        return static_cast<std::uint32_t>(static_cast<std::int16_t>(v));
+    };
+
+    switch (k.sem) {
+        case Sem::Fadd16:
+            return binary16(sem::fadd16, F);
+        case Sem::Fmul16:
+            return binary16(sem::fmul16, F);
+        case Sem::Fmadd16:
+            return ternary16(sem::fmadd16, F);
+        case Sem::Fadd32:
+            return binary32(sem::fadd32);
+        case Sem::Fmul32:
+            return binary32(sem::fmul32);
+        case Sem::Fmadd32:
+            return ternary32(sem::fmadd32);
+        case Sem::Iadd16: {
+            const unsigned sh = k.shift;
+            const bool neg = k.negate;
+            return binary16(
+                [&](std::uint16_t a, std::uint16_t b) {
+                    const std::uint32_t bb = static_cast<std::uint32_t>(b) << sh;
+                    return static_cast<std::uint16_t>(neg ? a - bb : a + bb);
+                },
+                I);
+        }
+        case Sem::Iadd32: {
+            const unsigned sh = k.shift;
+            const bool neg = k.negate;
+            return binary32([&](std::uint32_t a, std::uint32_t b) {
+                return neg ? a - (b << sh) : a + (b << sh);
+            });
+        }
+        case Sem::Iaddsat32:
+            return binary32(
+                [&](std::uint32_t a, std::uint32_t b) { return sem::iaddsat32(a, b, sg); });
+        case Sem::Bitop16:
+            return binary16(
+                [&](std::uint16_t a, std::uint16_t b) {
+                    return static_cast<std::uint16_t>(sem::bitop(k.table, a, b));
+                },
+                I);
+        case Sem::Bitop32:
+            return binary32(
+                [&](std::uint32_t a, std::uint32_t b) { return sem::bitop(k.table, a, b); });
+        case Sem::Fcmpsel16: {
+            const Source a = src(0, F), b = src(1, F), x = src(2, F), y = src(3, F);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l,
+                           sem::fcompare16(fcond, a.u16(l), b.u16(l)) ? x.u16(l) : y.u16(l));
+            });
+        }
+        case Sem::Fcmpsel32: {
+            const Source a = src(0), b = src(1), x = src(2), y = src(3);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l,
+                           sem::fcompare32(fcond, a.u32(l), b.u32(l)) ? x.u32(l) : y.u32(l));
+            });
+        }
+        case Sem::Icmpsel16:
+        case Sem::Icmpsel32: {
+            const unsigned bits = k.sem == Sem::Icmpsel16 ? 16 : 32;
+            const Source a = src(0), b = src(1), x = src(2), y = src(3);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l,
+                           sem::icompare(icond, a.u32(l), b.u32(l), bits) ? x.u32(l) : y.u32(l));
+            });
+        }
+        case Sem::Fmin16:
+            return binary16(sem::fmin16, F);
+        case Sem::Fmax16:
+            return binary16(sem::fmax16, F);
+        case Sem::Fmin32:
+            return binary32(sem::fmin32);
+        case Sem::Fmax32:
+            return binary32(sem::fmax32);
+        case Sem::Imin16:
+        case Sem::Imax16: {
+            const auto lt = sg ? sem::IntCond::SLt : sem::IntCond::ULt;
+            const bool mn = k.sem == Sem::Imin16;
+            return binary16(
+                [&](std::uint16_t a, std::uint16_t b) {
+                    return sem::icompare(lt, a, b, 16) == mn ? a : b;
+                },
+                I);
+        }
+        case Sem::Imin32:
+        case Sem::Imax32: {
+            const auto lt = sg ? sem::IntCond::SLt : sem::IntCond::ULt;
+            const bool mn = k.sem == Sem::Imin32;
+            return binary32([&](std::uint32_t a, std::uint32_t b) {
+                return sem::icompare(lt, a, b, 32) == mn ? a : b;
+            });
+        }
+        case Sem::Mov:
+        case Sem::MovImm:
+            return each(mask, [&](unsigned l) { write_lane(d, s, l, read64(in.src[0], s, u, l)); });
+        case Sem::GetSr: {
+            const std::uint32_t sr = in.src[0].imm;
+            return each(mask, [&](unsigned l) { write_lane(d, s, l, special_register(sr, s, l)); });
+        }
+        case Sem::Imul16:
+            return binary16(
+                [](std::uint16_t a, std::uint16_t b) { return static_cast<std::uint16_t>(a * b); },
+                I);
+        case Sem::Imadd16: {
+            const unsigned sh = k.shift;
+            const bool neg = k.negate;
+            return ternary16(
+                [&](std::uint16_t a, std::uint16_t b, std::uint16_t c) {
+                    const std::uint32_t cc = static_cast<std::uint32_t>(c) << sh;
+                    return static_cast<std::uint16_t>(a * b + (neg ? 0u - cc : cc));
+                },
+                I);
+        }
+        case Sem::Imul16x32:
+            return binary32([&](std::uint32_t a, std::uint32_t b) {
+                return sg ? sx16(a) * sx16(b) : (a & 0xffffu) * (b & 0xffffu);
+            });
+        case Sem::Imadd16x32:
+            return ternary32([&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+                return (sg ? sx16(a) * sx16(b) : (a & 0xffffu) * (b & 0xffffu)) + c;
+            });
+        case Sem::Imul32:
+            return binary32([](std::uint32_t a, std::uint32_t b) { return a * b; });
+        case Sem::Imadd32: {
+            const unsigned sh = k.shift;
+            const bool neg = k.negate;
+            return ternary32([&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+                return a * b + (neg ? 0u - (c << sh) : c << sh);
+            });
+        }
+        case Sem::Imul32x64: {
+            const Source a = src(0), b = src(1);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l, sem::imul32x64(a.u32(l), b.u32(l), sg));
+            });
+        }
+        case Sem::Imadd32x64: {
+            const Source a = src(0), b = src(1);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l,
+                           sem::imul32x64(a.u32(l), b.u32(l), sg) + read64(in.src[2], s, u, l));
+            });
+        }
+        case Sem::Imulhi32:
+            return binary32(
+                [&](std::uint32_t a, std::uint32_t b) { return sem::imulhi32(a, b, sg); });
+        case Sem::Bfeil:
+            return ternary32(sem::bfeil);
+        case Sem::Bfi: {
+            const Source a = src(0), b = src(1), c = src(2), e = src(3);
+            return each(mask, [&](unsigned l) {
+                write_lane(d, s, l, sem::bfi(a.u32(l), b.u32(l), c.u32(l), e.u32(l)));
+            });
+        }
+        case Sem::Extr:
+            return ternary32(sem::extr);
+        case Sem::Intl: {
+            const Source a = src(0), b = src(1);
+            return each(mask,
+                        [&](unsigned l) { write_lane(d, s, l, sem::intl(a.u16(l), b.u16(l))); });
+        }
+        case Sem::Bitrev:
+            return unary32(sem::bitrev32);
+        case Sem::Popcount:
+            return unary32(sem::popcount32);
+        case Sem::Ffs:
+            return unary32(sem::ffs32);
+        case Sem::Clz:
+            return unary32(sem::clz32);
+        case Sem::Shl:
+            return binary32(sem::shl32);
+        case Sem::Shr:
+            return binary32(sem::shr32);
+        case Sem::Asr:
+            return binary32(sem::asr32);
+        case Sem::Shlhi:
+            return binary16(sem::shl16, I);
+        case Sem::Shrhi:
+            return binary16(sem::shr16, I);
+        case Sem::Asrh:
+            return binary16(sem::asr16, I);
+        case Sem::Convert: {
+            const auto mode = static_cast<sem::ConvertMode>(k.table);
+            return unary32([&](std::uint32_t a) { return sem::convert32(mode, a); });
+        }
+        case Sem::Rint:
+            return unary32(sem::rint32);
+        case Sem::Trunc:
+            return unary32(sem::trunc32);
+        case Sem::Floor:
+            return unary32(sem::floor32);
+        case Sem::Ceil:
+            return unary32(sem::ceil32);
+        case Sem::Rcp16:
+            return unary16(sem::rcp16, F);
+        case Sem::Rcp32:
+            return unary32(sem::rcp32);
+        case Sem::Rsqrt16:
+            return unary16(sem::rsqrt16, F);
+        case Sem::Rsqrt32:
+            return unary32(sem::rsqrt32);
+        case Sem::Exp2_16:
+            return unary16(sem::exp2_16, F);
+        case Sem::Exp2_32:
+            return unary32(sem::exp2_32);
+        case Sem::Log2_16:
+            return unary16(sem::log2_16, F);
+        case Sem::Log2_32:
+            return unary32(sem::log2_32);
+        case Sem::SinPt1:
+            return unary32(sem::sin_pt_1);
+        case Sem::SinPt2:
+            return unary32(sem::sin_pt_2);
+        case Sem::SimdShuffle:
+        case Sem::SimdBroadcast:
+            return shuffle(k, s, u, [](unsigned, std::uint32_t b) { return b; });
+        case Sem::SimdShuffleDown:  // lanes past the end read their own value
+            return shuffle(k, s, u,
+                           [](unsigned l, std::uint32_t b) { return l + b < kLanes ? l + b : l; });
+        case Sem::SimdShuffleUp:
+            return shuffle(k, s, u, [](unsigned l, std::uint32_t b) { return b <= l ? l - b : l; });
+        case Sem::SimdShuffleXor:
+            return shuffle(k, s, u, [](unsigned l, std::uint32_t b) { return l ^ (b & 31u); });
+        case Sem::SimdShuffleRotate:
+            return shuffle(k, s, u, [](unsigned l, std::uint32_t b) { return l + b; });
+        case Sem::QuadShuffle:
+        case Sem::QuadBroadcast:
+            return shuffle(k, s, u,
+                           [](unsigned l, std::uint32_t b) { return (l & ~3u) | (b & 3u); });
+        case Sem::SimdBallot:
+        case Sem::QuadBallot: {
+            const Source a = src(0);
+            std::uint32_t r = 0;
+            each(mask, [&](unsigned l) { r |= (a.u32(l) != 0 ? 1u : 0u) << l; });
+            return ballot(k, s, r, k.sem == Sem::QuadBallot);
+        }
+        case Sem::IcmpBallot: {
+            const Source a = src(0), b = src(1);
+            std::uint32_t r = 0;
+            each(mask, [&](unsigned l) {
+                r |= (sem::icompare(icond, a.u32(l), b.u32(l), 32) ? 1u : 0u) << l;
+            });
+            return ballot(k, s, r, false);
+        }
+        case Sem::FcmpBallot: {
+            const Source a = src(0), b = src(1);
+            std::uint32_t r = 0;
+            each(mask, [&](unsigned l) {
+                r |= (sem::fcompare32(fcond, a.u32(l), b.u32(l)) ? 1u : 0u) << l;
+            });
+            return ballot(k, s, r, false);
+        }
+        case Sem::SimdMatrixFmadd16:
+            return matrix_fmadd16(k, s, u);
+        case Sem::SimdMatrixFmadd32:
+            return matrix_fmadd32(k, s, u);
+        default:
+            return;  // memory, control and synchronisation run in the stream
+    }
+}
+
+}  // namespace agx::kernel

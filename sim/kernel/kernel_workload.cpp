@@ -1,0 +1,468 @@
+// The kernel workload and its per-simd streams: memory instructions and
+// control flow here, arithmetic in execute_alu.cpp.
+#include "sim/kernel/kernel_workload.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "isa/semantics.hpp"
+#include "sim/common/errors.hpp"
+#include "sim/kernel/execute.hpp"
+
+namespace agx::kernel {
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+    std::ostringstream s;
+    s << "0x" << std::hex << v;
+    return s.str();
+}
+
+// The alignment a lane's access needs: the largest power of two dividing
+// its size, as the trace format checks (traces/FORMAT.md).
+unsigned alignment(unsigned bytes) {
+    return bytes & (~bytes + 1u);
+}
+
+std::uint32_t icmp_or_fcmp(const KernelInstruction& k, const Source& a, const Source& b,
+                           unsigned lane) {
+    switch (k.sem) {
+        case Sem::IfFcmp:
+        case Sem::ElseFcmp:
+        case Sem::WhileFcmp:
+            return isa::sem::fcompare32(static_cast<isa::sem::FloatCond>(k.cond), a.u32(lane),
+                                        b.u32(lane));
+        default:
+            return isa::sem::icompare(static_cast<isa::sem::IntCond>(k.cond), a.u32(lane),
+                                      b.u32(lane), 32);
+    }
+}
+
+}  // namespace
+
+class KernelWorkload::Stream : public InstructionStream {
+  public:
+    Stream(KernelWorkload& w, std::uint32_t threadgroup, std::uint32_t simd_in_group,
+           std::shared_ptr<ThreadgroupShared> shared)
+        : w_(w), shared_(std::move(shared)) {
+        const ResolvedLaunch& L = w.spec_;
+        const auto groups = L.threadgroups();
+        SimdPlace& p = s_.place;
+        p.threadgroup_position = {threadgroup % groups[0], (threadgroup / groups[0]) % groups[1],
+                                  threadgroup / (groups[0] * groups[1])};
+        p.threadgroup_size = L.threadgroup;
+        p.grid_size = L.grid;
+        p.simd_in_group = simd_in_group;
+        p.first_global_thread =
+            std::uint64_t{threadgroup} * L.threads_per_threadgroup() + simd_in_group * kLanes;
+        global_simd_ = threadgroup * w.launch_.simds_per_threadgroup() + simd_in_group;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (p.index_in_threadgroup(l) >= L.threads_per_threadgroup()) continue;
+            const auto g = p.position_in_grid(l);
+            if (g[0] < L.grid[0] && g[1] < L.grid[1] && g[2] < L.grid[2]) s_.present |= 1u << l;
+        }
+        s_.exec = s_.present;
+        s_.regs.assign(std::size_t{(L.registers_halves + 1) / 2} * kLanes, 0);
+        if (s_.present == 0) finish();
+    }
+
+    const Instruction* peek() override {
+        if (s_.finished) return nullptr;
+        if (!ready_) prepare();
+        return &cur_;
+    }
+
+    void advance() override {
+        if (!ready_) prepare();
+        const KernelInstruction& k = w_.program_.code[s_.index];
+        if (++w_.executed_ > w_.max_instructions_)
+            fail(k,
+                 "the kernel ran past --max-instructions=" + std::to_string(w_.max_instructions_) +
+                     " (still running here: a loop that does not end?)");
+        if (w_.observer_) w_.observer_->issued(global_simd_, cur_);
+        ready_ = false;
+        std::size_t next = s_.index + 1;
+        if (is_alu(k.sem))
+            execute_alu(k, s_, w_.uniforms_);
+        else
+            next = execute_other(k, next);
+        s_.index = next;
+    }
+
+  private:
+    [[noreturn]] void fail(const KernelInstruction& k, const std::string& why) const {
+        const auto& t = s_.place.threadgroup_position;
+        throw InputError(w_.program_.path + ":" + std::to_string(k.in.source_line),
+                         "pc " + hex(k.in.pc) + ", threadgroup (" + std::to_string(t[0]) + "," +
+                             std::to_string(t[1]) + "," + std::to_string(t[2]) + ") simd " +
+                             std::to_string(s_.place.simd_in_group) + ": " + why);
+    }
+
+    void finish() {
+        s_.finished = true;
+        if (w_.observer_) w_.observer_->finished(global_simd_);
+    }
+
+    // Builds the instruction the timing model sees: the static one with
+    // this simd's mask and, for memory, its lanes' addresses (checked here,
+    // before it issues).
+    void prepare() {
+        const auto& code = w_.program_.code;
+        if (s_.index >= code.size()) {
+            const KernelInstruction& last = code.back();
+            fail(last, "ran past the last instruction without 'stop'");
+        }
+        const KernelInstruction& k = code[s_.index];
+        const Instruction& t = k.in;
+        cur_.opcode = t.opcode;
+        cur_.num_dst = t.num_dst;
+        cur_.num_src = t.num_src;
+        cur_.dst = t.dst;
+        cur_.src = t.src;
+        cur_.pc = t.pc;
+        cur_.wait_slot = t.wait_slot;
+        cur_.source_line = t.source_line;
+        cur_.active_mask = s_.exec;
+        cur_.mem.bytes_per_lane = t.mem.bytes_per_lane;
+        cur_.mem.explicit_lanes = t.mem.bytes_per_lane != 0;
+        if (t.mem.bytes_per_lane != 0) addresses(k);
+        ready_ = true;
+    }
+
+    // Lane addresses of a memory instruction (traces/KERNEL.md, "Memory").
+    void addresses(const KernelInstruction& k) {
+        const Instruction& t = k.in;
+        const auto& info = isa::Catalogue::instance().info(t.opcode);
+        const unsigned bytes = t.mem.bytes_per_lane;
+        const unsigned scale = static_cast<unsigned>(__builtin_ctz(k.component_bytes)) + k.shift;
+        // Operand positions: data first (a destination for loads and
+        // atomics), then base (not for the stack), then the offset.
+        const bool data_is_src = info.is_store || info.is_atomic;
+        const unsigned first_addr = data_is_src ? 1 : 0;
+        const bool stack = k.sem == Sem::StackLoad || k.sem == Sem::StackStore;
+        const Operand* base = stack ? nullptr : &t.src[first_addr];
+        const Operand& off = t.src[stack ? first_addr : first_addr + 1];
+        const Source o = resolve(off, s_, w_.uniforms_);
+        cur_.mem.lane.fill(0);
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (!(s_.exec >> l & 1u)) continue;
+            const std::int64_t index = k.offset_unsigned
+                                           ? std::int64_t{o.u32(l)}
+                                           : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
+            const std::int64_t offset = index * (std::int64_t{1} << scale);
+            std::uint64_t a = 0;
+            auto where = [&] {
+                return "lane " + std::to_string(l) + " address " + hex(a) + " (" +
+                       std::to_string(bytes) + " bytes)";
+            };
+            if (info.memory == isa::MemorySpace::Threadgroup) {
+                const std::int64_t at =
+                    static_cast<std::int64_t>(read64(*base, s_, w_.uniforms_, l) & 0xffffffffu) +
+                    offset;
+                a = static_cast<std::uint64_t>(at);
+                if (at < 0 || at + bytes > w_.spec_.threadgroup_memory)
+                    fail(k, where() + " is outside the launch's threadgroup_memory=" +
+                                std::to_string(w_.spec_.threadgroup_memory));
+            } else if (stack) {
+                a = w_.stack_base_ + (s_.place.first_global_thread + l) * w_.spec_.stack_bytes +
+                    static_cast<std::uint64_t>(offset);
+                if (offset < 0 || offset + bytes > w_.spec_.stack_bytes)
+                    fail(k, "lane " + std::to_string(l) + " stack offset " +
+                                std::to_string(offset) + " (" + std::to_string(bytes) +
+                                " bytes) is outside the launch's stack=" +
+                                std::to_string(w_.spec_.stack_bytes));
+            } else {
+                a = read64(*base, s_, w_.uniforms_, l) + static_cast<std::uint64_t>(offset);
+                if (!w_.memory_.buffer_at(a, bytes)) fail(k, where() + " is outside every buffer");
+            }
+            if (a % alignment(bytes) != 0)
+                fail(k,
+                     where() + " is not aligned to its " + std::to_string(bytes) + "-byte access");
+            cur_.mem.lane[l] = a;
+        }
+    }
+
+    // Memory, control flow, synchronisation; returns the next instruction.
+    std::size_t execute_other(const KernelInstruction& k, std::size_t next) {
+        switch (k.sem) {
+            case Sem::DeviceLoad:
+            case Sem::StackLoad:
+            case Sem::ThreadgroupLoad:
+                load(k);
+                return next;
+            case Sem::DeviceStore:
+            case Sem::StackStore:
+            case Sem::ThreadgroupStore:
+                store(k);
+                return next;
+            case Sem::Atomic:
+            case Sem::ThreadgroupAtomic:
+                atomic(k);
+                return next;
+            case Sem::Wait:
+            case Sem::ThreadgroupBarrier:
+            case Sem::MemoryBarrier:
+                return next;  // ordering comes from when the timing model issues
+            case Sem::JmpExecAny:
+                return s_.exec != 0 ? k.target : next;
+            case Sem::JmpExecNone:
+                return s_.exec == 0 ? k.target : next;
+            case Sem::Call: {
+                const std::uint32_t back = next < w_.program_.code.size()
+                                               ? w_.program_.code[next].in.pc
+                                               : w_.program_.code_bytes;
+                std::size_t to = k.target;
+                if (k.in.src[0].kind == OperandKind::Reg)
+                    to = jump_to(k, resolve(k.in.src[0], s_, w_.uniforms_));
+                for (unsigned l = 0; l < kLanes; ++l)
+                    if (s_.exec >> l & 1u) s_.reg(1)[l] = back;
+                return to;
+            }
+            case Sem::Ret:
+                return jump_to(k, resolve(k.in.src[0], s_, w_.uniforms_));
+            case Sem::Stop:
+                finish();
+                return s_.index;
+            case Sem::PopExec:
+                if (k.levels > s_.depth)
+                    fail(k, "exec-mask stack underflow: pop_exec " + std::to_string(k.levels) +
+                                " with " + std::to_string(s_.depth) + " level(s) open");
+                s_.depth -= k.levels;
+                update_stack(
+                    k, [&](unsigned, std::uint32_t v) { return v > k.levels ? v - k.levels : 0u; });
+                return next;
+            default:
+                break;
+        }
+        // The exec-mask stack (applegpu's if/else/while): r0l counts the
+        // levels a lane is disabled by; 0 is active.
+        const Source a = resolve(k.in.src[0], s_, w_.uniforms_),
+                     b = resolve(k.in.src[1], s_, w_.uniforms_);
+        const std::uint32_t n = k.levels;
+        switch (k.sem) {
+            case Sem::IfIcmp:
+            case Sem::IfFcmp:
+                ++s_.depth;
+                update_stack(k, [&](unsigned l, std::uint32_t v) {
+                    if (v != 0) return v + n;
+                    return icmp_or_fcmp(k, a, b, l) ? 0u : 1u;
+                });
+                break;
+            case Sem::ElseIcmp:
+            case Sem::ElseFcmp:
+                if (s_.depth == 0) fail(k, "exec-mask stack underflow: else with no level open");
+                update_stack(k, [&](unsigned l, std::uint32_t v) {
+                    if (v == 0) return n;
+                    if (v == 1) return icmp_or_fcmp(k, a, b, l) ? 0u : 1u;
+                    return v;
+                });
+                break;
+            case Sem::WhileIcmp:
+            case Sem::WhileFcmp:
+                // A loop's while opens the level its closing pop_exec pops
+                // when no if opened one.
+                if (s_.depth == 0) s_.depth = 1;
+                update_stack(k, [&](unsigned l, std::uint32_t v) {
+                    if (v < n) return icmp_or_fcmp(k, a, b, l) ? 0u : n;
+                    return v;
+                });
+                break;
+            default:
+                fail(k, "internal: no semantics");
+        }
+        return next;
+    }
+
+    template <class F>
+    void update_stack(const KernelInstruction& k, F f) {
+        std::uint32_t exec = 0;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (!(s_.present >> l & 1u)) continue;
+            const std::uint32_t v = f(l, s_.r0l(l));
+            if (v > 0xffffu)
+                fail(k,
+                     "exec-mask stack counter r0l overflows 16 bits in lane " + std::to_string(l));
+            s_.set_r0l(l, static_cast<std::uint16_t>(v));
+            if (v == 0) exec |= 1u << l;
+        }
+        s_.exec = exec;
+    }
+
+    // The instruction at the pc a register holds: the lowest active lane's
+    // (or the lowest lane's when none is active).
+    std::size_t jump_to(const KernelInstruction& k, const Source& target) {
+        const std::uint32_t lanes = s_.exec ? s_.exec : s_.present;
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(lanes));
+        const std::uint32_t pc = target.u32(l);
+        const std::int64_t i = w_.program_.index_at_pc(pc);
+        if (i < 0) fail(k, "jump to pc " + hex(pc) + ", where no instruction starts");
+        return static_cast<std::size_t>(i);
+    }
+
+    unsigned char* threadgroup_bytes(std::uint64_t address) {
+        return shared_->memory.data() + address;
+    }
+
+    void read_bytes(const KernelInstruction& k, std::uint64_t address, void* out, unsigned n) {
+        if (k.sem == Sem::ThreadgroupLoad || k.sem == Sem::ThreadgroupAtomic)
+            std::memcpy(out, threadgroup_bytes(address), n);
+        else
+            w_.memory_.read(address, out, n);
+    }
+    void write_bytes(const KernelInstruction& k, std::uint64_t address, const void* in,
+                     unsigned n) {
+        if (k.sem == Sem::ThreadgroupStore || k.sem == Sem::ThreadgroupAtomic)
+            std::memcpy(threadgroup_bytes(address), in, n);
+        else
+            w_.memory_.write(address, in, n);
+    }
+
+    // Register component c of a memory instruction's data operand: a 16-bit
+    // half or a 32-bit register.
+    Operand component(const Operand& data, const KernelInstruction& k, unsigned c) const {
+        Operand o = data;
+        const bool sixteen = k.components == data.halves;  // one half per component
+        o.halves = sixteen ? 1 : 2;
+        o.first_half = static_cast<std::uint16_t>(data.first_half + c * o.halves);
+        return o;
+    }
+
+    void load(const KernelInstruction& k) {
+        const unsigned cb = k.component_bytes;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (!(s_.exec >> l & 1u)) continue;
+            for (unsigned c = 0; c < k.components; ++c) {
+                std::uint32_t v = 0;
+                read_bytes(k, cur_.mem.lane[l] + c * cb, &v, cb);  // little-endian host
+                write_lane(component(k.in.dst[0], k, c), s_, l, v);
+            }
+        }
+    }
+
+    void store(const KernelInstruction& k) {
+        const unsigned cb = k.component_bytes;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (!(s_.exec >> l & 1u)) continue;
+            for (unsigned c = 0; c < k.components; ++c) {
+                const std::uint32_t v = static_cast<std::uint32_t>(
+                    read64(component(k.in.src[0], k, c), s_, w_.uniforms_, l));
+                write_bytes(k, cur_.mem.lane[l] + c * cb, &v, cb);
+            }
+        }
+    }
+
+    // Lanes in order, each a whole read-modify-write, as the memory
+    // serialises a simd's atomics to one address.
+    void atomic(const KernelInstruction& k) {
+        const auto op = static_cast<AtomicOp>(k.table);
+        for (unsigned l = 0; l < kLanes; ++l) {
+            if (!(s_.exec >> l & 1u)) continue;
+            const std::uint64_t data = read64(k.in.src[0], s_, w_.uniforms_, l);
+            const std::uint32_t x = static_cast<std::uint32_t>(data);
+            std::uint32_t old = 0;
+            read_bytes(k, cur_.mem.lane[l], &old, 4);
+            std::uint32_t v = old;
+            const auto sx = [](std::uint32_t a) { return static_cast<std::int32_t>(a); };
+            switch (op) {
+                case AtomicOp::Add:
+                    v = old + x;
+                    break;
+                case AtomicOp::Sub:
+                    v = old - x;
+                    break;
+                case AtomicOp::Umin:
+                    v = std::min(old, x);
+                    break;
+                case AtomicOp::Umax:
+                    v = std::max(old, x);
+                    break;
+                case AtomicOp::Smin:
+                    v = sx(old) < sx(x) ? old : x;
+                    break;
+                case AtomicOp::Smax:
+                    v = sx(old) > sx(x) ? old : x;
+                    break;
+                case AtomicOp::And:
+                    v = old & x;
+                    break;
+                case AtomicOp::Or:
+                    v = old | x;
+                    break;
+                case AtomicOp::Xor:
+                    v = old ^ x;
+                    break;
+                case AtomicOp::Xchg:
+                    v = x;
+                    break;
+                case AtomicOp::Cmpxchg:  // (compare, new value)
+                    v = old == x ? static_cast<std::uint32_t>(data >> 32) : old;
+                    break;
+            }
+            write_bytes(k, cur_.mem.lane[l], &v, 4);
+            write_lane(k.in.dst[0], s_, l, old);
+        }
+    }
+
+    KernelWorkload& w_;
+    std::shared_ptr<ThreadgroupShared> shared_;
+    SimdState s_;
+    Instruction cur_;
+    bool ready_ = false;
+    std::uint32_t global_simd_ = 0;
+};
+
+KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructions)
+    : program_(std::move(kernel.program)),
+      spec_(std::move(kernel.launch)),
+      memory_(spec_.buffers),
+      max_instructions_(max_instructions) {
+    launch_.threads_per_threadgroup = spec_.threads_per_threadgroup();
+    const std::uint64_t groups = spec_.threadgroup_count();
+    if (groups > 0xffffffffull)
+        throw InputError(program_.path, "the grid has more than 2^32 threadgroups");
+    launch_.threadgroups = static_cast<std::uint32_t>(groups);
+    launch_.registers_halves = spec_.registers_halves;
+    launch_.threadgroup_memory_bytes = spec_.threadgroup_memory;
+    for (const auto& b : spec_.bindings) {
+        const std::uint64_t address = memory_.base(b.buffer) + b.offset;
+        uniforms_[b.uniform.first_half / 2] = static_cast<std::uint32_t>(address);
+        uniforms_[b.uniform.first_half / 2 + 1] = static_cast<std::uint32_t>(address >> 32);
+    }
+    for (const auto& c : spec_.constants) {
+        const unsigned r = c.first_half / 2;
+        if (c.halves == 1) {
+            const unsigned sh = (c.first_half & 1u) * 16u;
+            uniforms_[r] =
+                (uniforms_[r] & ~(0xffffu << sh)) | static_cast<std::uint32_t>(c.bits << sh);
+        } else {
+            uniforms_[r] = static_cast<std::uint32_t>(c.bits);
+            if (c.halves == 4) uniforms_[r + 1] = static_cast<std::uint32_t>(c.bits >> 32);
+        }
+    }
+    if (spec_.stack_bytes > 0) stack_base_ = memory_.base(memory_.buffer_count() - 1);
+}
+
+KernelWorkload::~KernelWorkload() = default;
+
+std::shared_ptr<KernelWorkload::ThreadgroupShared> KernelWorkload::threadgroup_shared(
+    std::uint32_t threadgroup) {
+    auto& slot = threadgroups_[threadgroup];
+    if (auto live = slot.lock()) return live;
+    // Forget threadgroups that have ended, so the map holds resident ones only.
+    for (auto it = threadgroups_.begin(); it != threadgroups_.end();)
+        it = it->second.expired() && it->first != threadgroup ? threadgroups_.erase(it)
+                                                              : std::next(it);
+    auto fresh = std::make_shared<ThreadgroupShared>();
+    fresh->memory.assign(spec_.threadgroup_memory, 0);
+    threadgroups_[threadgroup] = fresh;
+    return fresh;
+}
+
+std::unique_ptr<InstructionStream> KernelWorkload::open(std::uint32_t threadgroup,
+                                                        std::uint32_t simd_in_group) {
+    return std::make_unique<Stream>(*this, threadgroup, simd_in_group,
+                                    threadgroup_shared(threadgroup));
+}
+
+}  // namespace agx::kernel

@@ -1,0 +1,197 @@
+// End to end: `agxsim run KERNEL`, `--dump`, `--launch`, `--set launch.`,
+// `agxsim kernel record`, and bad kernels (one line, exit 2, no file left).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/kernel/kernel_workload.hpp"
+#include "tests/cli/cli_run.hpp"
+
+using namespace agx_test;
+
+namespace {
+
+std::string kernel(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
+}
+
+// The data of a one-dimensional .npy file of `T` (the writer's own format:
+// version 1.0, header padded to 64 bytes).
+template <class T>
+std::vector<T> read_npy(const fs::path& p) {
+    const std::string bytes = slurp(p);
+    REQUIRE(bytes.size() >= 10);
+    REQUIRE(bytes.compare(0, 6, "\x93NUMPY") == 0);
+    const std::size_t header =
+        10 + static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
+    REQUIRE((bytes.size() - header) % sizeof(T) == 0);
+    std::vector<T> out((bytes.size() - header) / sizeof(T));
+    std::memcpy(out.data(), bytes.data() + header, bytes.size() - header);
+    return out;
+}
+
+// A buffer's initial contents, as the kernel's launch generates them.
+template <class T>
+std::vector<T> initial(agx::kernel::KernelWorkload& k, const std::string& name) {
+    auto& mem = k.memory();
+    const auto b = mem.find_buffer(name);
+    REQUIRE(b);
+    std::vector<T> out(mem.spec(*b).size / sizeof(T));
+    mem.read(mem.base(*b), out.data(), static_cast<unsigned>(out.size() * sizeof(T)));
+    return out;
+}
+
+std::uint64_t cycles_of(const fs::path& stats) {
+    return nlohmann::json::parse(slurp(stats)).at("cycles").get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("run saxpy --dump y=y.npy: y equals a*x+y") {
+    agx::kernel::KernelWorkload k(agx::kernel::load_kernel(kernel("saxpy.agxk"), "", {}));
+    const auto x = initial<float>(k, "x");
+    const auto y0 = initial<float>(k, "y");
+    const fs::path y = scratch() / "y.npy";
+    auto r = agxsim("run " + kernel("saxpy.agxk") + " --config m1 --dump y=" + y.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("cycles") != std::string::npos);
+    const auto out = read_npy<float>(y);
+    REQUIRE(out.size() == x.size());
+    for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == std::fma(2.5f, x[i], y0[i]));
+}
+
+TEST_CASE("--launch replaces the kernel's launch: buffers from .npy files, raw dumps") {
+    // x = 0, 1, 2, ...; y = 1000 - i, written as .npy by a first run's dump.
+    const fs::path iota = write_file("iota.launch",
+                                     "param n=300\n"
+                                     "launch grid=n threadgroup=64 registers=8\n"
+                                     "buffer x size=4*n fill=iota type=f32\n"
+                                     "buffer y size=4*n fill=iota type=f32 low=-1000\n"
+                                     "uniform u0_u1 buffer=x\nuniform u2_u3 buffer=y\n"
+                                     "uniform u4 value=0 type=f32\n");
+    const fs::path xs = scratch() / "x.npy", ys = scratch() / "y0.npy";
+    auto r = agxsim("run " + kernel("saxpy.agxk") + " -q --launch " + iota.string() +
+                    " --dump x=" + xs.string() + " --dump y=" + ys.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);  // a = 0: y stays as it was
+    const fs::path files = write_file(
+        "files.launch",
+        "launch grid=300 threadgroup=64 registers=8\n"
+        "buffer x size=1200 fill=file path=" +
+            xs.string() + "\n" + "buffer y size=1200 fill=file path=" + ys.string() + "\n" +
+            "uniform u0_u1 buffer=x\nuniform u2_u3 buffer=y\n"
+            "uniform u4 value=-2 type=f32\n");
+    const fs::path raw = scratch() / "y.bin";
+    r = agxsim("run " + kernel("saxpy.agxk") + " -q --launch " + files.string() +
+               " --dump y=" + raw.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const std::string bytes = slurp(raw);
+    REQUIRE(bytes.size() == 1200);
+    std::vector<float> y(300);
+    std::memcpy(y.data(), bytes.data(), bytes.size());
+    for (int i = 0; i < 300; ++i) REQUIRE(y[i] == -2.0f * i + (i - 1000.0f));
+}
+
+TEST_CASE("a recorded kernel simulates to the same cycles as the kernel") {
+    const fs::path trace = scratch() / "collatz.agxb", a = scratch() / "a.json",
+                   b = scratch() / "b.json";
+    auto r = agxsim("kernel record " + kernel("collatz.agxk") +
+                    " --config m1 --set launch.n=2048 -o " + trace.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("recorded 64 simds") != std::string::npos);
+    r = agxsim("run " + kernel("collatz.agxk") + " --config m1 --set launch.n=2048 -q --stats " +
+               a.string());
+    REQUIRE(r.code == 0);
+    r = agxsim("run " + trace.string() + " --config m1 -q --stats " + b.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(cycles_of(a) == cycles_of(b));
+    CHECK(nlohmann::json::parse(slurp(a)).at("simd_instructions") ==
+          nlohmann::json::parse(slurp(b)).at("simd_instructions"));
+}
+
+TEST_CASE("a recorded reduction with barriers and atomics simulates to the same cycles") {
+    const fs::path trace = scratch() / "reduce.agxb", a = scratch() / "a.json",
+                   b = scratch() / "b.json";
+    REQUIRE(agxsim("kernel record " + kernel("reduce_sum.agxk") + " -o " + trace.string()).code ==
+            0);
+    REQUIRE(agxsim("run " + kernel("reduce_sum.agxk") + " -q --stats " + a.string()).code == 0);
+    REQUIRE(agxsim("run " + trace.string() + " -q --stats " + b.string()).code == 0);
+    CHECK(cycles_of(a) == cycles_of(b));
+}
+
+namespace {
+
+// A kernel around `body`, run; the error must be one line naming `where`
+// and saying `reason`, with exit code 2 and no dump left behind.
+void expect_kernel_error(const std::string& body, const std::string& where,
+                         const std::string& reason,
+                         const std::string& launch =
+                             "launch grid=64 threadgroup=32 registers=16 threadgroup_memory=64\n") {
+    const std::string text = "agxsim-kernel 1\n" + launch +
+                             "buffer b size=256 fill=zero\nuniform u0_u1 buffer=b\n" + body;
+    const fs::path k = write_file("bad.agxk", text);
+    const fs::path dump = scratch() / "never.npy";
+    auto r =
+        agxsim("run " + k.string() + " -q --max-instructions 100000 --dump b=" + dump.string());
+    INFO(text);
+    INFO(r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(where) != std::string::npos);
+    CHECK(r.err.find(reason) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dump));
+    for (const auto& e : fs::directory_iterator(scratch()))
+        CHECK(e.path().filename().string().find("never.npy") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("bad kernels are refused with one line and exit 2") {
+    expect_kernel_error("  fmad32 r1, r2, r3, r4\n  stop\n",
+                        "bad.agxk:5:", "unknown mnemonic 'fmad32'");
+    expect_kernel_error("  jmp_exec_any nowhere\n  stop\n",
+                        "bad.agxk:5:", "unknown label 'nowhere'");
+    expect_kernel_error("  jmp_exec_any end\n  stop\nend:\n", "bad.agxk:7:", "branch into nowhere");
+    expect_kernel_error("  pop_exec 1\n  stop\n", "bad.agxk:5:", "exec-mask stack underflow");
+    expect_kernel_error("  fadd32 r20, r1, r2\n  stop\n", "bad.agxk:5:", "out of range");
+    expect_kernel_error("  device_load r1, u4_u5, r2 slot=0\n  stop\n",
+                        "bad.agxk:5:", "outside every buffer");
+    expect_kernel_error("  mov_imm r2, 255\n  device_load r1, u0_u1, r2 slot=0\n  stop\n",
+                        "bad.agxk:6:", "lane 0 address");
+    expect_kernel_error("  get_sr r2, sr52\n  threadgroup_store r1, 64, r2\n  stop\n",
+                        "bad.agxk:6:", "outside the launch's threadgroup_memory=64");
+    expect_kernel_error("  mov_imm r2, 1\n  threadgroup_load r1, r2, 0\n  stop\n",
+                        "bad.agxk:6:", "not aligned");
+    expect_kernel_error("loop:\n  jmp_exec_any loop\n  stop\n",
+                        "bad.agxk:6:", "ran past --max-instructions=100000");
+    expect_kernel_error("  fadd32 r1, r1, r1\n", "bad.agxk:5:", "without 'stop'");
+    expect_kernel_error("  fadd32 r1, r1, r1 mask=0xff\n  stop\n",
+                        "bad.agxk:5:", "trace attribute");
+    expect_kernel_error("  if_icmp r1, 0 n=1\n  stop\n", "bad.agxk:5:", "needs cc=");
+    expect_kernel_error("  stop\n", "bad.agxk:3:", "no buffer named 'c'",
+                        "launch grid=64 threadgroup=32 registers=16\nuniform u2_u3 buffer=c\n");
+    expect_kernel_error("  stop\n", "bad.agxk:2:", "unknown launch key 'gird'",
+                        "launch gird=64 threadgroup=32 registers=16\n");
+}
+
+TEST_CASE("kernel-only options are refused for a trace") {
+    auto r = agxsim("run " + example("ffma_chain.trace") + " --set launch.grid=64");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("launch values apply to kernels") != std::string::npos);
+    r = agxsim("run " + example("ffma_chain.trace") + " --dump y=y.npy");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("only a kernel has buffers") != std::string::npos);
+    r = agxsim("run " + kernel("saxpy.agxk") + " --set launch.gridd=64");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("unknown launch key or parameter") != std::string::npos);
+}
