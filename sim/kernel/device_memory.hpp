@@ -93,6 +93,9 @@ class DeviceMemory {
     };
     std::vector<Placed> buffers_;
     std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
+    // The page touched last: consecutive lanes mostly hit the same page.
+    std::uint64_t cached_page_ = ~std::uint64_t{0};
+    unsigned char* cached_data_ = nullptr;
 };
 
 // Reads a `.npy` file (versions 1.0 to 3.0, C order, little-endian or

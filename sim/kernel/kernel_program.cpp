@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -623,6 +624,13 @@ LoadedKernel load_kernel(const std::string& path, const std::string& launch_path
     text.directives = launch_path.empty() ? f.directives : read_file(launch_path, false).directives;
     LoadedKernel k;
     k.launch = resolve_launch(text, launch_overrides);
+    // A fill's file is named relative to the file that holds its directive.
+    const std::filesystem::path directives_dir =
+        std::filesystem::path(launch_path.empty() ? path : launch_path).parent_path();
+    for (auto& buffer : k.launch.buffers)
+        if (buffer.fill.kind == Fill::Kind::File &&
+            std::filesystem::path(buffer.fill.path).is_relative())
+            buffer.fill.path = (directives_dir / buffer.fill.path).string();
     k.program.path = path;
     k.program.name = f.name;
     if (f.code.empty()) throw InputError(path, "the kernel has no instructions");

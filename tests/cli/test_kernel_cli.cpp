@@ -67,7 +67,7 @@ TEST_CASE("run saxpy --dump y=y.npy: y equals a*x+y") {
     for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == std::fma(2.5f, x[i], y0[i]));
 }
 
-TEST_CASE("--launch replaces the kernel's launch: buffers from .npy files, raw dumps") {
+TEST_CASE("a --launch file replaces the kernel's launch: buffers from .npy files, raw dumps") {
     // x = 0, 1, 2, ...; y = 1000 - i, written as .npy by a first run's dump.
     const fs::path iota = write_file("iota.launch",
                                      "param n=300\n"
