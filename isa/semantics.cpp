@@ -71,17 +71,6 @@ long double in16(std::uint16_t a) {
 }  // namespace
 
 // ---- conversions --------------------------------------------------------
-float f32(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, sizeof f);
-    return f;
-}
-std::uint32_t bits(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, sizeof b);
-    return b;
-}
-
 float f16_to_f32(std::uint16_t h) {
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
     const std::uint32_t exp = (h >> 10) & 0x1fu;
@@ -99,16 +88,6 @@ std::uint16_t f32_to_f16(float f) {
 }
 
 // ---- float arithmetic ---------------------------------------------------
-std::uint32_t fadd32(std::uint32_t a, std::uint32_t b) {
-    return out32(in32(a) + in32(b));
-}
-std::uint32_t fmul32(std::uint32_t a, std::uint32_t b) {
-    return out32(in32(a) * in32(b));
-}
-std::uint32_t fmadd32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-    return out32(std::fma(in32(a), in32(b), in32(c)));
-}
-
 // binary16 sums and products of binary16 values are exact in a long double
 // (64-bit significand on x86; at worst double, where the fused form can
 // round twice only when c is below 2^-52 of a*b), so one rounding to

@@ -15,23 +15,25 @@
 // A NaN result is the canonical quiet NaN (0x7fc00000 / 0x7e00).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
 namespace agx::isa::sem {
 
 // ---- conversions between the float formats ------------------------------
-float f32(std::uint32_t bits);
-std::uint32_t bits(float f);
+inline float f32(std::uint32_t bits);
+inline std::uint32_t bits(float f);
 // binary16 <-> binary32, exact one way, round to nearest even the other.
 float f16_to_f32(std::uint16_t h);
 std::uint16_t f32_to_f16(float f);
 
 // ---- float arithmetic ---------------------------------------------------
-std::uint32_t fadd32(std::uint32_t a, std::uint32_t b);
-std::uint32_t fmul32(std::uint32_t a, std::uint32_t b);
-std::uint32_t fmadd32(std::uint32_t a, std::uint32_t b, std::uint32_t c);  // a*b+c, fused
+inline std::uint32_t fadd32(std::uint32_t a, std::uint32_t b);
+inline std::uint32_t fmul32(std::uint32_t a, std::uint32_t b);
+inline std::uint32_t fmadd32(std::uint32_t a, std::uint32_t b, std::uint32_t c);  // a*b+c, fused
 std::uint16_t fadd16(std::uint16_t a, std::uint16_t b);
 std::uint16_t fmul16(std::uint16_t a, std::uint16_t b);
 std::uint16_t fmadd16(std::uint16_t a, std::uint16_t b, std::uint16_t c);
@@ -52,7 +54,8 @@ std::uint32_t ceil32(std::uint32_t a);
 // the integer's range (as Metal's conversions do); NaN gives 0. Integer to
 // float rounds to nearest even.
 enum class ConvertMode : std::uint8_t { U32ToF, S32ToF, FToU32, FToS32 };
-std::optional<ConvertMode> parse_convert_mode(std::string_view name);  // "u32_to_f", "s32_to_f", "f_to_u32", "f_to_s32"
+std::optional<ConvertMode> parse_convert_mode(
+    std::string_view name);  // "u32_to_f", "s32_to_f", "f_to_u32", "f_to_s32"
 std::uint32_t convert32(ConvertMode mode, std::uint32_t a);
 
 // ---- transcendental (the special-function units) -------------------------
@@ -114,9 +117,12 @@ std::uint32_t ffs32(std::uint32_t a);
 std::uint32_t clz32(std::uint32_t a);  // 32 for 0
 // Bit fields, as the catalogue documents their operands. Offsets and counts
 // use their low 7 bits; a count of 0 or above 31 means 32 bits.
-std::uint32_t bfeil(std::uint32_t value, std::uint32_t offset, std::uint32_t count);  // (value >> offset) & mask
-std::uint32_t bfi(std::uint32_t base, std::uint32_t insert, std::uint32_t offset, std::uint32_t count);
-std::uint32_t extr(std::uint32_t lo, std::uint32_t hi, std::uint32_t shift);  // ((hi:lo) >> shift) low 32 bits
+std::uint32_t bfeil(std::uint32_t value, std::uint32_t offset,
+                    std::uint32_t count);  // (value >> offset) & mask
+std::uint32_t bfi(std::uint32_t base, std::uint32_t insert, std::uint32_t offset,
+                  std::uint32_t count);
+std::uint32_t extr(std::uint32_t lo, std::uint32_t hi,
+                   std::uint32_t shift);  // ((hi:lo) >> shift) low 32 bits
 // Interleave: bit i of a goes to bit 2i, bit i of b to bit 2i+1 (16-bit inputs).
 std::uint32_t intl(std::uint16_t a, std::uint16_t b);
 // Shifts take the amount's low 7 bits (applegpu): 32 and above shifts out
@@ -128,5 +134,42 @@ std::uint32_t asr32(std::uint32_t a, std::uint32_t amount);
 std::uint16_t shl16(std::uint16_t a, std::uint16_t amount);
 std::uint16_t shr16(std::uint16_t a, std::uint16_t amount);
 std::uint16_t asr16(std::uint16_t a, std::uint16_t amount);
+
+// ---- inline definitions -------------------------------------------------
+// The operations kernels run most are defined here, so that the executor's
+// per-lane loops inline them.
+namespace detail {
+// binary32 denormals flush to a zero of the same sign.
+inline std::uint32_t flush32(std::uint32_t a) {
+    return (a & 0x7f800000u) == 0 ? (a & 0x80000000u) : a;
+}
+inline float in32(std::uint32_t a) {
+    return f32(flush32(a));
+}
+inline std::uint32_t out32(float r) {
+    const std::uint32_t b = bits(r);
+    return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flush32(b);
+}
+}  // namespace detail
+
+inline float f32(std::uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+}
+inline std::uint32_t bits(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+}
+inline std::uint32_t fadd32(std::uint32_t a, std::uint32_t b) {
+    return detail::out32(detail::in32(a) + detail::in32(b));
+}
+inline std::uint32_t fmul32(std::uint32_t a, std::uint32_t b) {
+    return detail::out32(detail::in32(a) * detail::in32(b));
+}
+inline std::uint32_t fmadd32(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    return detail::out32(std::fma(detail::in32(a), detail::in32(b), detail::in32(c)));
+}
 
 }  // namespace agx::isa::sem

@@ -4,6 +4,7 @@
 
 #include "isa/semantics.hpp"
 #include "sim/kernel/execute.hpp"
+#include "sim/kernel/fp32_lanes.hpp"
 
 namespace agx::kernel {
 
@@ -206,17 +207,32 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
     // Sources, resolved once for every lane. 16-bit float operations read
     // float immediates as 16-bit floats.
     auto src = [&](unsigned i, Imm16 f = Imm16::Integer) { return resolve(in.src[i], s, u, f); };
+    // Writes value(l) to the destination of every active lane. A 32-bit
+    // destination is stored directly (the common case, and the fast path of
+    // the executor: no per-lane width test, no mask test for a full simd).
+    auto store = [&](auto value) {
+        if (d.halves == 2) {
+            std::uint32_t* out = s.reg(d.first_half >> 1);
+            if (mask == 0xffffffffu) {
+                for (unsigned l = 0; l < kLanes; ++l) out[l] = static_cast<std::uint32_t>(value(l));
+            } else {
+                each(mask, [&](unsigned l) { out[l] = static_cast<std::uint32_t>(value(l)); });
+            }
+        } else {
+            each(mask, [&](unsigned l) { write_lane(d, s, l, value(l)); });
+        }
+    };
     auto unary32 = [&](auto f) {
         const Source a = src(0);
-        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l))); });
+        store([&](unsigned l) { return f(a.u32(l)); });
     };
     auto binary32 = [&](auto f) {
         const Source a = src(0), b = src(1);
-        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l), b.u32(l))); });
+        store([&](unsigned l) { return f(a.u32(l), b.u32(l)); });
     };
     auto ternary32 = [&](auto f) {
         const Source a = src(0), b = src(1), c = src(2);
-        each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u32(l), b.u32(l), c.u32(l))); });
+        store([&](unsigned l) { return f(a.u32(l), b.u32(l), c.u32(l)); });
     };
     auto unary16 = [&](auto f, Imm16 kind) {
         const Source a = src(0, kind);
@@ -229,6 +245,32 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
     auto ternary16 = [&](auto f, Imm16 kind) {
         const Source a = src(0, kind), b = src(1, kind), c = src(2, kind);
         each(mask, [&](unsigned l) { write_lane(d, s, l, f(a.u16(l), b.u16(l), c.u16(l))); });
+    };
+    // fadd32 / fmul32 / fmadd32 with a 32-bit destination go through the
+    // vectorised lane loops; sources become 32-lane arrays first.
+    auto fp32 = [&](Fp32Op op) {
+        const unsigned n = op == Fp32Op::Madd ? 3 : 2;
+        if (d.halves != 2) {
+            if (op == Fp32Op::Add)
+                return binary32([](std::uint32_t a, std::uint32_t b) { return sem::fadd32(a, b); });
+            if (op == Fp32Op::Mul)
+                return binary32([](std::uint32_t a, std::uint32_t b) { return sem::fmul32(a, b); });
+            return ternary32([](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+                return sem::fmadd32(a, b, c);
+            });
+        }
+        std::uint32_t splat[3][kLanes];
+        const std::uint32_t* lanes[3] = {nullptr, nullptr, nullptr};
+        for (unsigned i = 0; i < n; ++i) {
+            const Source v = src(i);
+            if (v.p && v.shift == 0) {
+                lanes[i] = v.p;
+            } else {
+                for (unsigned l = 0; l < kLanes; ++l) splat[i][l] = v.u32(l);
+                lanes[i] = splat[i];
+            }
+        }
+        fp32_lanes(op, s.reg(d.first_half >> 1), lanes[0], lanes[1], lanes[2], mask);
     };
     const auto F = Imm16::Float, I = Imm16::Integer;
     const bool sg = k.is_signed;
@@ -246,11 +288,11 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         case Sem::Fmadd16:
             return ternary16(sem::fmadd16, F);
         case Sem::Fadd32:
-            return binary32(sem::fadd32);
+            return fp32(Fp32Op::Add);
         case Sem::Fmul32:
-            return binary32(sem::fmul32);
+            return fp32(Fp32Op::Mul);
         case Sem::Fmadd32:
-            return ternary32(sem::fmadd32);
+            return fp32(Fp32Op::Madd);
         case Sem::Iadd16: {
             const unsigned sh = k.shift;
             const bool neg = k.negate;

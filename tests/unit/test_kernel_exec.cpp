@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "isa/semantics.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/kernel/fp32_lanes.hpp"
 #include "sim/kernel/kernel_workload.hpp"
 #include "tests/unit/temp_file.hpp"
 
@@ -316,4 +318,46 @@ TEST_CASE("kernel exec: bad kernels name the line and the reason") {
     refuse("x:\nx:\n  stop\n", "already defined");
     refuse("  stop\nlaunch grid=1 threadgroup=1 registers=1\n",
            "must come before the first instruction");
+}
+
+TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semantics") {
+    // Bit patterns that cover normals, denormals, zeros, infinities and NaNs.
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const auto r = static_cast<std::uint32_t>(state >> 32);
+        switch (r % 8) {
+            case 0:
+                return r & 0x807fffffu;  // denormal or zero
+            case 1:
+                return (r & 0x80000000u) | 0x7f800000u;  // infinity
+            case 2:
+                return r | 0x7f800001u;  // NaN
+            default:
+                return r;
+        }
+    };
+    for (int round = 0; round < 2000; ++round) {
+        std::uint32_t a[32], b[32], c[32], out[32], before[32];
+        for (unsigned l = 0; l < 32; ++l) {
+            a[l] = next();
+            b[l] = next();
+            c[l] = next();
+            out[l] = before[l] = next();
+        }
+        const std::uint32_t mask = round % 3 == 0 ? 0xffffffffu : next();
+        const kernel::Fp32Op op = static_cast<kernel::Fp32Op>(round % 3);
+        kernel::fp32_lanes(op, out, a, b, c, mask);
+        for (unsigned l = 0; l < 32; ++l) {
+            std::uint32_t want = before[l];
+            if (mask >> l & 1u) {
+                want = op == kernel::Fp32Op::Add   ? isa::sem::fadd32(a[l], b[l])
+                       : op == kernel::Fp32Op::Mul ? isa::sem::fmul32(a[l], b[l])
+                                                   : isa::sem::fmadd32(a[l], b[l], c[l]);
+            }
+            INFO("op " << round % 3 << " lane " << l << " a " << a[l] << " b " << b[l] << " c "
+                       << c[l]);
+            REQUIRE(out[l] == want);
+        }
+    }
 }

@@ -1,0 +1,67 @@
+#include "sim/kernel/fp32_lanes.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "sim/kernel/simd_state.hpp"
+
+namespace agx::kernel {
+
+namespace {
+
+// The same flush-to-zero and canonical-NaN rules as isa/semantics.hpp, on
+// whole lanes, written without branches so that the loops vectorise.
+inline float in32(std::uint32_t a) {
+    const std::uint32_t flushed = (a & 0x7f800000u) == 0 ? (a & 0x80000000u) : a;
+    float f;
+    std::memcpy(&f, &flushed, sizeof f);
+    return f;
+}
+inline std::uint32_t out32(float r) {
+    std::uint32_t b;
+    std::memcpy(&b, &r, sizeof b);
+    const std::uint32_t flushed = (b & 0x7f800000u) == 0 ? (b & 0x80000000u) : b;
+    return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flushed;
+}
+
+// Compiled twice: for x86-64-v3 (AVX2 and FMA; chosen at load time where
+// the host has them, so fmaf is one instruction and the loop is vector
+// code) and for the baseline, where fmaf is the C library's.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define AGX_FP32_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define AGX_FP32_CLONES
+#endif
+
+AGX_FP32_CLONES
+void compute(Fp32Op op, std::uint32_t* r, const std::uint32_t* a, const std::uint32_t* b,
+             const std::uint32_t* c) {
+    switch (op) {
+        case Fp32Op::Add:
+            for (unsigned l = 0; l < kLanes; ++l) r[l] = out32(in32(a[l]) + in32(b[l]));
+            break;
+        case Fp32Op::Mul:
+            for (unsigned l = 0; l < kLanes; ++l) r[l] = out32(in32(a[l]) * in32(b[l]));
+            break;
+        case Fp32Op::Madd:
+            for (unsigned l = 0; l < kLanes; ++l)
+                r[l] = out32(std::fma(in32(a[l]), in32(b[l]), in32(c[l])));
+            break;
+    }
+}
+
+}  // namespace
+
+void fp32_lanes(Fp32Op op, std::uint32_t* out, const std::uint32_t* a, const std::uint32_t* b,
+                const std::uint32_t* c, std::uint32_t mask) {
+    alignas(32) std::uint32_t r[kLanes];
+    compute(op, r, a, b, op == Fp32Op::Madd ? c : a);
+    if (mask == 0xffffffffu) {
+        std::memcpy(out, r, sizeof r);
+        return;
+    }
+    for (unsigned l = 0; l < kLanes; ++l)
+        if (mask >> l & 1u) out[l] = r[l];
+}
+
+}  // namespace agx::kernel
