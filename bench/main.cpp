@@ -181,6 +181,13 @@ int run_benchmark(int argc, char** argv) {
                          "ffma_ilp4 at growing lengths: time should grow linearly, "
                          "memory not at all",
                          "ffma_ilp4", n, 1, settings, ""));
+        // The executed kernel at the shortest and longest length: its lane
+        // state and device memory must not grow with the run either.
+        for (std::uint64_t n : {sizes.front(), sizes.back()})
+            report.scaling.push_back(
+                simulate("kernel_ilp4 " + millions(n),
+                         "kernel_ffma_ilp4 (as kernel_ilp4) at growing lengths", "kernel_ffma_ilp4",
+                         n, 1, settings, ""));
         report.decode.push_back(
             decode("repeat",
                    "ffma_ilp4 as a benchmark trace: 88 simds run one section whose loop "
