@@ -50,6 +50,10 @@ void Core::step() {
         if (next != kNever) next_trigger(clock_.time(next - now));
     } catch (...) {
         failure_ = std::current_exception();
+        // The error is reported once by the caller; SystemC's own note that
+        // the simulation was stopped would be a second line.
+        sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                                sc_core::SC_DO_NOTHING);
         sc_core::sc_stop();
     }
 }

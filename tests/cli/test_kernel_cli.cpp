@@ -149,6 +149,7 @@ void expect_kernel_error(const std::string& body, const std::string& where,
     CHECK(r.err.find(where) != std::string::npos);
     CHECK(r.err.find(reason) != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.out.empty());  // -q: nothing else, not even SystemC's stop notice
     CHECK_FALSE(fs::exists(dump));
     for (const auto& e : fs::directory_iterator(scratch()))
         CHECK(e.path().filename().string().find("never.npy") == std::string::npos);
