@@ -1,4 +1,4 @@
-// Kernels that run (traces/kernels/): each simulated on the m1 config, its
+// Kernels that run (traces/kernels/): saxpy and collatz, each simulated on the m1 config, its
 // buffers compared with a C++ reference computed here from the buffers'
 // initial contents. One simulation per test case, one test case per process.
 #include <catch2/catch.hpp>
@@ -11,31 +11,13 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/kernel/kernel_workload.hpp"
 #include "sim/model/simulation.hpp"
+#include "tests/kernel_support.hpp"
 
 using namespace agx;
 using agx::kernel::KernelWorkload;
 
-namespace {
-
-std::string kernel_path(const std::string& name) {
-    return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
-}
-
-KernelWorkload open_kernel(const std::string& name, std::vector<std::string> launch = {}) {
-    return KernelWorkload(kernel::load_kernel(kernel_path(name), "", launch));
-}
-
-template <class T>
-std::vector<T> read_buffer(KernelWorkload& k, const std::string& name) {
-    auto& mem = k.memory();
-    const auto b = mem.find_buffer(name);
-    REQUIRE(b);
-    std::vector<T> out(mem.spec(*b).size / sizeof(T));
-    mem.read(mem.base(*b), out.data(), static_cast<unsigned>(out.size() * sizeof(T)));
-    return out;
-}
-
-}  // namespace
+using test::open_kernel;
+using test::read_buffer;
 
 TEST_CASE("saxpy: y equals a * x + y, fused, for every element") {
     KernelWorkload k = open_kernel("saxpy.agxk", {"n=5000"});  // not a multiple of 256
@@ -65,24 +47,4 @@ TEST_CASE("collatz: a data-dependent loop with nested divergence gives every lan
         }
         REQUIRE(steps[i] == n);
     }
-}
-
-TEST_CASE("reduce_sum: shuffles, threadgroup memory, a barrier and an atomic give the total") {
-    KernelWorkload k = open_kernel("reduce_sum.agxk");
-    const auto in = read_buffer<std::uint32_t>(k, "in");
-    simulate(load_config("m1"), k, {});
-    std::uint32_t sum = 0;
-    for (auto v : in) sum += v;
-    CHECK(read_buffer<std::uint32_t>(k, "total")[0] == sum);
-}
-
-TEST_CASE("reduce_sum runs the same on every core of the chip") {
-    KernelWorkload k = open_kernel("reduce_sum.agxk", {"n=65536"});
-    const auto in = read_buffer<std::uint32_t>(k, "in");
-    RunOptions options;
-    options.cores = 8;
-    simulate(load_config("m1"), k, options);
-    std::uint32_t sum = 0;
-    for (auto v : in) sum += v;
-    CHECK(read_buffer<std::uint32_t>(k, "total")[0] == sum);
 }
