@@ -380,7 +380,9 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         }
         case Sem::Imul16:
             return binary16(
-                [](std::uint16_t a, std::uint16_t b) { return static_cast<std::uint16_t>(a * b); },
+                [](std::uint16_t a, std::uint16_t b) {
+                    return static_cast<std::uint16_t>(std::uint32_t{a} * b);
+                },
                 I);
         case Sem::Imadd16: {
             const unsigned sh = k.shift;
@@ -388,7 +390,7 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return ternary16(
                 [&](std::uint16_t a, std::uint16_t b, std::uint16_t c) {
                     const std::uint32_t cc = static_cast<std::uint32_t>(c) << sh;
-                    return static_cast<std::uint16_t>(a * b + (neg ? 0u - cc : cc));
+                    return static_cast<std::uint16_t>(std::uint32_t{a} * b + (neg ? 0u - cc : cc));
                 },
                 I);
         }
