@@ -131,3 +131,32 @@ TEST_CASE("cli: without Metal, run asks for the fake backend and writes nothing"
         CHECK_FALSE(std::filesystem::exists(out));
     }
 }
+
+TEST_CASE("cli: compile finds the kernel function of a Metal file and refuses what it cannot") {
+    const std::string exe = AGXSIM_PROBE_EXE;
+    const std::string metal = (scratch() / "user.metal").string();
+    std::ofstream(metal)
+        << "#include <metal_stdlib>\nusing namespace metal;\n"
+           "kernel void scale(device float* x [[buffer(0)]],\n"
+           "                  uint i [[thread_position_in_grid]]) { x[i] *= 2; }\n";
+    const std::string out = (scratch() / "archives").string();
+    Result r = shell(exe + " compile " + metal + " --out " + out + " --backend fake");
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("scale: compiled on agxsim fake GPU") != std::string::npos);
+    CHECK(r.out.find("no binary archive") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(out));  // the fake backend writes nothing
+
+    r = shell(exe + " compile " + metal + " --out " + out + " --backend fake --function other");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("user.metal: no kernel function named 'other'") != std::string::npos);
+
+    const std::string two = (scratch() / "two.metal").string();
+    std::ofstream(two) << "kernel void a(device int* p) {}\nkernel  void b (device int* p) {}\n";
+    r = shell(exe + " compile " + two + " --out " + out + " --backend fake");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("several kernel functions (a, b): name one with --function") !=
+          std::string::npos);
+    CHECK(shell(exe + " compile " + two + " --out " + out + " --backend fake --function b").code ==
+          0);
+}

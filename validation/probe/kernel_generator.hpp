@@ -34,6 +34,9 @@ struct Kernel {
     std::uint32_t loops = 0;   // the loop's iterations, passed at run time (0: no loop)
     std::uint32_t tail = 0;    // repetitions unrolled after the loop
     std::uint32_t live_values = 0;  // values the kernel keeps live: a floor on its register use
+    // The kernel function to compile: empty for the generator's kKernelEntry
+    // (a user's own Metal file, `agxsim-probe compile`, names its own).
+    std::string entry;
 };
 
 // The values of agx_params a dispatch passes (the struct's layout in MSL).

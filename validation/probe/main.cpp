@@ -4,16 +4,19 @@
 //   agxsim-probe run --suite validation/suite/instructions.json --out results.json
 //   agxsim-probe list [--only SUBSTR]
 //   agxsim-probe gen --only float_instructions/FADD32/latency
+//   agxsim-probe compile my_kernel.metal --out archives/
 //   agxsim-probe suite --from ../shared/reference/metal-benchmarks/*.csv --out
 //   validation/suite/instructions.json
 //
 // Exit codes as agxsim's: 0 success, 2 bad input or an unusable GPU, 1 internal error.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -146,6 +149,72 @@ int run(RunArgs& a) {
     return kOk;
 }
 
+struct CompileArgs {
+    std::string metal, out, function, backend = metal_backend_available() ? "metal" : "";
+};
+
+// The `kernel void NAME(` functions of a Metal source.
+std::vector<std::string> kernel_functions(const std::string& source) {
+    static const std::regex kKernel(R"(\bkernel\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+    std::vector<std::string> names;
+    for (std::sregex_iterator it(source.begin(), source.end(), kKernel), end; it != end; ++it)
+        names.push_back((*it)[1].str());
+    return names;
+}
+
+// Compiles a user's Metal kernel with the suite's settings (fast math off)
+// and saves its binary archive, the input of applegpu's disassembler and so
+// of `agxsim kernel import`.
+int compile(const CompileArgs& a) {
+    std::ifstream in(a.metal, std::ios::binary);
+    if (!in) throw agx::InputError(a.metal, "cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    const auto functions = kernel_functions(source);
+    std::string function = a.function;
+    if (function.empty()) {
+        if (functions.empty())
+            throw agx::InputError(a.metal, "no 'kernel void NAME(' function in the file");
+        if (functions.size() > 1) {
+            std::string names;
+            for (const auto& f : functions) names += (names.empty() ? "" : ", ") + f;
+            throw agx::InputError(
+                a.metal, "several kernel functions (" + names + "): name one with --function");
+        }
+        function = functions.front();
+    } else if (std::find(functions.begin(), functions.end(), function) == functions.end()) {
+        throw agx::InputError(a.metal, "no kernel function named '" + function + "'");
+    }
+    std::unique_ptr<Backend> backend;
+    if (a.backend == "fake")
+        backend = std::make_unique<FakeBackend>(FakeOptions{});
+    else
+        backend = make_metal_backend({false});
+    Kernel k;
+    k.source = source;
+    k.entry = function;
+    k.def.name = function;
+    k.repetitions = 1;
+    const bool real = backend->device().backend != "fake";
+    if (real) std::filesystem::create_directories(a.out);
+    const PipelineInfo p = backend->compile(k, real ? a.out : std::string());
+    std::cout << function << ": compiled on " << backend->device().name << ", "
+              << p.max_threads_per_threadgroup << " threads per threadgroup at most, simd width "
+              << p.thread_execution_width << "\n";
+    if (p.archive.empty()) {
+        std::cout << "no binary archive: the " << backend->device().backend
+                  << " backend compiles nothing real\n";
+        return kOk;
+    }
+    std::cout << "archive: " << p.archive << "\n"
+              << "next, with applegpu (github.com/dougallj/applegpu) checked out:\n"
+              << "  python3 applegpu/compiler_explorer.py " << p.archive << " > " << function
+              << ".dis\n"
+              << "  agxsim kernel import " << function << ".dis -o " << function << ".agxk\n";
+    return kOk;
+}
+
 int suite(const std::vector<std::string>& from, const std::string& out) {
     std::vector<SuiteEntry> all;
     std::string names;
@@ -245,6 +314,20 @@ int main(int argc, char* argv[]) {
     suite_cmd->add_option("-o,--out", *suite_out, "Suite file to write")->required();
     suite_cmd->callback([=, &action] { action = [=] { return suite(*suite_from, *suite_out); }; });
 
+    auto c = std::make_shared<CompileArgs>();
+    CLI::App* compile_cmd = app.add_subcommand(
+        "compile",
+        "Compile a Metal kernel with the suite's settings and save its binary archive (to "
+        "disassemble with applegpu and import with `agxsim kernel import`)");
+    compile_cmd->add_option("metal", c->metal, "The kernel's Metal source")->required();
+    compile_cmd->add_option("-o,--out", c->out, "Directory for the binary archive")->required();
+    compile_cmd->add_option("--function", c->function,
+                            "The kernel function (default: the file's only one)");
+    compile_cmd
+        ->add_option("--backend", c->backend, "metal (the GPU) or fake (checks the file only)")
+        ->check(CLI::IsMember({"metal", "fake"}));
+    compile_cmd->callback([c, &action] { action = [c] { return compile(*c); }; });
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -253,7 +336,8 @@ int main(int argc, char* argv[]) {
         return kBadInput;
     }
     try {
-        if (run_cmd->parsed() && r->backend.empty())
+        if ((run_cmd->parsed() && r->backend.empty()) ||
+            (compile_cmd->parsed() && c->backend.empty()))
             throw BackendError(
                 "this build has no Metal backend (Metal needs macOS); --backend fake gives "
                 "synthetic timings for testing");

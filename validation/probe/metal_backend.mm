@@ -132,10 +132,10 @@ class MetalBackend : public Backend {
                                                            options:options
                                                              error:&error];
             if (!library) fail("[MTLDevice newLibraryWithSource:options:error:]" + what, error);
-            id<MTLFunction> function = [library newFunctionWithName:@(kKernelEntry)];
+            const std::string entry = kernel.entry.empty() ? kKernelEntry : kernel.entry;
+            id<MTLFunction> function = [library newFunctionWithName:@(entry.c_str())];
             if (!function)
-                throw BackendError("[MTLLibrary newFunctionWithName:] found no " +
-                                   std::string(kKernelEntry) + what);
+                throw BackendError("[MTLLibrary newFunctionWithName:] found no " + entry + what);
 
             MTLComputePipelineDescriptor* descriptor = [MTLComputePipelineDescriptor new];
             descriptor.computeFunction = function;
