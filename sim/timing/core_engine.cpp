@@ -239,7 +239,7 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     // Waiting for the load/store unit: sleep in its queue.
     // (It keeps its place in the active pool: the unit wakes the first
     // waiter in line, which must be able to issue then.)
-    if (e.cause == StallCause::MemoryBusy && op.memory == isa::MemorySpace::Device) {
+    if (e.cause == StallCause::LsuQueue && op.memory == isa::MemorySpace::Device) {
         lsu_waiters_.add(id, sc);
         s.earliest = kNever;
         wakeups_[sc].park_elsewhere(slot);
@@ -286,7 +286,7 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
         when = s.own_bound;
         cause = s.own_cause;
     } else {
-        later(s.collector_free, StallCause::OperandFetch);
+        later(s.collector_free, StallCause::RegisterCacheMiss);
         for (unsigned i = 0; i < in.num_src; ++i)
             later(s.scoreboard.ready_at(in.src[i]), StallCause::Dependency);
         // In-order writes: a new result may not land before an older one to the same register.
@@ -311,9 +311,9 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
     // threadgroup banks take one access at a time.
     if (op.memory == isa::MemorySpace::Device && blocks_.lsu) {
         const Cycle accept = blocks_.lsu->accept_at(), lead = op.timing.latency;
-        later(accept > lead ? accept - lead : 0, StallCause::MemoryBusy);
+        later(accept > lead ? accept - lead : 0, StallCause::LsuQueue);
     } else if (op.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
-        later(blocks_.tgmem->free_at(), StallCause::MemoryBusy);
+        later(blocks_.tgmem->free_at(), StallCause::ThreadgroupBank);
     }
     return {when, cause};
 }
@@ -439,7 +439,7 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
     }
     const Cycle ports_free = blocks_.register_caches[sc]->ports_free_at();
     if (ports_free > now) {
-        best = {ports_free, StallCause::OperandFetch};
+        best = {ports_free, StallCause::RegisterCacheMiss};
         return false;
     }
     if (quiet_until_[sc] > now) {
@@ -449,7 +449,7 @@ bool CoreEngine::schedule(unsigned sc, Cycle now, Evaluation& best) {
     }
     if (lsu_waiters_.count(sc) > 0) {
         const Cycle gate = std::max(lsu_gate(), now + 1);
-        if (gate < best.when) best = {gate, StallCause::MemoryBusy};
+        if (gate < best.when) best = {gate, StallCause::LsuQueue};
     }
     // Everyone else is parked until released from outside: at a barrier.
     if (best.when == kNever) best.cause = StallCause::Barrier;

@@ -11,7 +11,7 @@
 // data path. The path is the core's (shared by its schedulers): each line
 // occupies it for ceil(bytes the lanes take from it / 64) cycles, and a miss
 // that finds the L1's MSHRs full holds the path until one frees, so later
-// requests of every scheduler wait (stall cause memory_busy).
+// requests of every scheduler wait (stall cause lsu_queue).
 //
 // Atomics: lanes on the same address serialise, one read-modify-write per
 // cycle at the level that performs them (assumption: not measured).

@@ -1,5 +1,5 @@
 // The simds waiting for the load/store unit to take their device-memory
-// instruction (stall cause memory_busy), in the order they started waiting.
+// instruction (stall cause lsu_queue), in the order they started waiting.
 //
 // When the unit's data path or the L1's MSHRs are full, every simd with a
 // device access waits for the same moment; waking them all then, only for one

@@ -119,7 +119,7 @@ TEST_CASE("a full MSHR file holds the load/store unit, and the stall breakdown s
     const RunResult r = run(m, w);
     const auto& l1 = r.stats.at("gpu").at("core_0").at("l1d");
     CHECK(l1.at("mshr_full_waits").get<std::uint64_t>() > 1000);
-    CHECK(r.stall_cycles[static_cast<std::size_t>(StallCause::MemoryBusy)] >
+    CHECK(r.stall_cycles[static_cast<std::size_t>(StallCause::LsuQueue)] >
           r.cycles);  // over 4 schedulers
     // Two lines in flight at a time: bandwidth is at most 2 lines per DRAM round trip.
     const double lines = (1 << 20) / 128.0;

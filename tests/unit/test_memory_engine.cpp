@@ -99,7 +99,7 @@ TEST_CASE("a wait on a slot with nothing outstanding completes at once", "[memor
     CHECK(rig.stalls(StallCause::WaitSlot) == 0);
 }
 
-TEST_CASE("full MSHRs hold the load/store unit: the stall shows as memory_busy", "[memory]") {
+TEST_CASE("full MSHRs hold the load/store unit: the stall shows as lsu_queue", "[memory]") {
     Rig rig;
     rig.l1.full_until = 3000;
     std::vector<Instruction> body;
@@ -107,7 +107,7 @@ TEST_CASE("full MSHRs hold the load/store unit: the stall shows as memory_busy",
     ProgramWorkload w("mshr", one_simd(), body, 1);
     const Cycle end = rig.run(w);
     CHECK(end > 3000);
-    CHECK(rig.stalls(StallCause::MemoryBusy) > 2000);
+    CHECK(rig.stalls(StallCause::LsuQueue) > 2000);
     CHECK(rig.lsu->mshr_wait_cycles() > 2000);
 }
 
