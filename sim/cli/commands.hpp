@@ -28,5 +28,6 @@ void add_data_command(CLI::App& app, Action& action);
 void add_suite_command(CLI::App& app, Action& action);
 void add_trace_gen_command(CLI::App& app, Action& action);
 void add_kernel_command(CLI::App& app, Action& action);
+void add_profile_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -23,6 +23,7 @@ int sc_main(int argc, char* argv[]) {
     add_suite_command(app, action);
     add_trace_gen_command(app, action);
     add_kernel_command(app, action);
+    add_profile_command(app, action);
 
     try {
         app.parse(argc, argv);

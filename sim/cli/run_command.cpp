@@ -14,6 +14,7 @@
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
+#include "sim/stats/instruction_profile.hpp"
 
 namespace agx::cli {
 
@@ -24,6 +25,7 @@ struct RunArgs {
     std::string config = "m1";
     std::vector<std::string> overrides;
     std::string stats;
+    std::string profile;
     std::string cores = "1";
     bool quiet = false;
     KernelOptions kernel;
@@ -67,12 +69,16 @@ int run(RunArgs args) {
     const unsigned cores = parse_cores(args.cores, cfg);
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
+    std::unique_ptr<OutputFile> profile_file;
+    if (!args.profile.empty()) profile_file = std::make_unique<OutputFile>(args.profile);
     OpenedWorkload opened = open_workload(args.trace, args.kernel);
     Workload* workload = opened.workload.get();
     std::vector<Dump> dumps = open_dumps(args.dumps, opened.kernel);
 
     RunOptions options;
     options.cores = cores;
+    InstructionProfile profile;
+    if (profile_file) options.observer = &profile;
     const RunResult result = simulate(cfg, *workload, options);
 
     for (Dump& d : dumps) {
@@ -85,6 +91,11 @@ int run(RunArgs args) {
     if (stats_file) {
         stats_file->stream() << std::setw(2) << result.stats << "\n";
         stats_file->commit();
+    }
+    if (profile_file) {
+        profile_file->stream() << std::setw(1)
+                               << profile.to_json(args.trace, cfg.name, result.cycles) << "\n";
+        profile_file->commit();
     }
     if (!args.quiet) print_summary(std::cout, cfg, *workload, result);
     return kExitOk;
@@ -105,6 +116,8 @@ void add_run_command(CLI::App& app, Action& action) {
                     "Override a config value: path.to.key=value, or a kernel's launch: "
                     "launch.KEY=value (repeatable)");
     cmd->add_option("--stats", args->stats, "Write every block's statistics as JSON to this file");
+    cmd->add_option("--profile", args->profile,
+                    "Write a per-instruction profile as JSON (agxsim profile show FILE prints it)");
     cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
         ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "Print nothing on success");

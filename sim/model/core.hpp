@@ -35,6 +35,10 @@ class Core : public sc_core::sc_module, public StatsSource {
     PipelineBlock control;
 
     const CoreEngine& engine() const { return engine_; }
+    // Attaches a hook to the core's engine (before the simulation starts).
+    void observe(EngineObserver* observer, unsigned core_index) {
+        engine_.observe(observer, core_index);
+    }
     // An exception raised inside the stepping method, kept for the caller of
     // sc_start (the kernel would otherwise turn it into a generic report).
     std::exception_ptr failure() const { return failure_; }

@@ -52,6 +52,8 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
     Cycle access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle now) override;
     Cycle atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) override;
     Cycle last_accepted() const override { return accepted_; }
+    std::uint64_t hits() const override { return tags_.hits(); }
+    std::uint64_t misses() const override { return tags_.misses(); }
     void report_stats(nlohmann::json& out) const override;
 
   private:

@@ -17,6 +17,8 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
 
     const auto t0 = std::chrono::steady_clock::now();
     Gpu gpu("gpu", cfg, options.cores, workload, r.residency);
+    if (options.observer)
+        for (unsigned i = 0; i < gpu.cores.size(); ++i) gpu.cores[i].observe(options.observer, i);
     sc_core::sc_start();
     for (auto& core : gpu.cores)
         if (core.failure()) std::rethrow_exception(core.failure());

@@ -10,6 +10,7 @@
 
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
+#include "sim/timing/engine_observer.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/stall_cause.hpp"
 #include "sim/trace/workload.hpp"
@@ -18,6 +19,9 @@ namespace agx {
 
 struct RunOptions {
     unsigned cores = 1;
+    // Told of every issue and every simd's waits on every core (not owned;
+    // null: nothing is reported and nothing is paid for it).
+    EngineObserver* observer = nullptr;
 };
 
 struct RunResult {

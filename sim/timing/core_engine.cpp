@@ -159,6 +159,7 @@ void CoreEngine::load_head(SimdContext& s, std::uint32_t id, Cycle now) {
     count_complex_head(s);
     s.earliest = now;
     s.cause = StallCause::NoSimd;  // nothing known about the new head yet
+    s.wait_since = now;
     wake(s);
     if (!s.head) {
         retire(s, id, now);
@@ -234,6 +235,7 @@ void CoreEngine::park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cyc
     const unsigned sc = s.scheduler, slot = s.sched_slot;
     const OpcodeTraits& op = traits_[s.head->opcode];
     const Unit unit = op.unit;
+    if (observer_) report_wait(s, now, wait_bucket(s));
     s.earliest = e.when;
     s.cause = e.cause;
     // Waiting for the load/store unit: sleep in its queue.
@@ -326,10 +328,34 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     // Operands come late from the register file (misses) or, off the
     // forwarding path, from the register cache: the later of the two counts.
+    IssueRecord record;
+    if (observer_) {
+        // The wait up to the bound its last evaluation found is its cause's;
+        // after that it was ready and the scheduler issued others.
+        const Cycle bound = std::min(std::max(s.earliest, s.wait_since), now);
+        report_wait(s, bound, wait_bucket(s));
+        report_wait(s, now, kNotSelected);
+        record.instruction = &in;
+        record.core = core_index_;
+        record.scheduler = sched;
+        record.cycle = now;
+        record.register_cache_hits =
+            static_cast<std::uint32_t>(blocks_.register_caches[sched]->hits());
+        record.register_cache_misses =
+            static_cast<std::uint32_t>(blocks_.register_caches[sched]->misses());
+    }
     const Forwarding::Issued forwarded =
         forwarding_[sched].issue(s.forwarding, s.scoreboard, in, now, s.last_result);
     const std::uint32_t fetch_extra =
         std::max(blocks_.register_caches[sched]->fetch_operands(id, in, now), forwarded.late);
+    if (observer_) {
+        record.register_cache_hits =
+            static_cast<std::uint32_t>(blocks_.register_caches[sched]->hits()) -
+            record.register_cache_hits;
+        record.register_cache_misses =
+            static_cast<std::uint32_t>(blocks_.register_caches[sched]->misses()) -
+            record.register_cache_misses;
+    }
     if (fetch_extra > 0) s.collector_free = now + 1 + fetch_extra;
     dispatch_free_[sched] = now + t.dispatch_cycles;
     pipe_for(info.unit)->issue(sched, now, t.issue_interval);
@@ -342,10 +368,20 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
             const AccessKind kind = info.is_atomic  ? AccessKind::Atomic
                                     : info.is_store ? AccessKind::Store
                                                     : AccessKind::Load;
-            ready = blocks_.lsu->issue(in, kind, now + fetch_extra + t.latency).complete;
+            const std::uint64_t hits = observer_ ? blocks_.lsu->l1().hits() : 0;
+            const std::uint64_t misses = observer_ ? blocks_.lsu->l1().misses() : 0;
+            const MemoryIssue m = blocks_.lsu->issue(in, kind, now + fetch_extra + t.latency);
+            ready = m.complete;
+            if (observer_) {
+                record.lines = m.lines;
+                record.l1_hits = static_cast<std::uint32_t>(blocks_.lsu->l1().hits() - hits);
+                record.l1_misses = static_cast<std::uint32_t>(blocks_.lsu->l1().misses() - misses);
+            }
             if (info.is_async && in.wait_slot < s.slots.size()) s.slots[in.wait_slot].add(ready);
         } else if (info.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
+            const std::uint64_t passes = blocks_.tgmem->passes_total();
             ready = blocks_.tgmem->access(in, info.is_atomic, now + fetch_extra) + t.latency;
+            record.bank_passes = static_cast<std::uint32_t>(blocks_.tgmem->passes_total() - passes);
         }
     } catch (const MemoryFault& f) {
         throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());
@@ -357,6 +393,7 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     ++instructions_;
     ++opcode_counts_[in.opcode];
     ++sched_[sched].issued;
+    if (observer_) observer_->issued(record);
 
     s.stream->advance();
     load_head(s, id, now + 1);
@@ -374,6 +411,11 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
             blocks_.register_caches[sched]->evict_simd(id);
         }
     }
+}
+
+void CoreEngine::report_wait(SimdContext& s, Cycle until, std::size_t bucket) {
+    if (until > s.wait_since && s.head) observer_->waited(*s.head, bucket, until - s.wait_since);
+    s.wait_since = std::max(s.wait_since, until);
 }
 
 void CoreEngine::account_until(Cycle end) {

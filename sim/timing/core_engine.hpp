@@ -16,6 +16,7 @@
 #include "isa/catalogue.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/active_pool.hpp"
+#include "sim/timing/engine_observer.hpp"
 #include "sim/timing/forwarding.hpp"
 #include "sim/timing/issue_policy.hpp"
 #include "sim/timing/load_store_unit.hpp"
@@ -70,6 +71,11 @@ class CoreEngine {
     Cycle accounted_until() const { return accounted_until_; }
     // Charges the cycles from the last step up to `end` (exclusive).
     void account_until(Cycle end);
+    // Reports every issue and every simd's waits to `observer` (null: none).
+    void observe(EngineObserver* observer, unsigned core_index) {
+        observer_ = observer;
+        core_index_ = core_index;
+    }
 
   private:
     struct GroupSlot {
@@ -113,6 +119,12 @@ class CoreEngine {
         quiet_until_[s.scheduler] = 0;
     }
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
+    // With an observer: reports the head's wait from s.wait_since to `until`
+    // as s.cause (a head not looked at yet, cause NoSimd, as not selected).
+    void report_wait(SimdContext& s, Cycle until, std::size_t bucket);
+    std::size_t wait_bucket(const SimdContext& s) const {
+        return s.cause == StallCause::NoSimd ? kNotSelected : static_cast<std::size_t>(s.cause);
+    }
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     void release_barrier_if_complete(GroupSlot& g, Cycle now);
     PipeState* pipe_for(isa::Unit u) const { return pipes_[static_cast<std::size_t>(u)]; }
@@ -175,6 +187,8 @@ class CoreEngine {
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;
     bool finished_ = false;
+    EngineObserver* observer_ = nullptr;
+    unsigned core_index_ = 0;
 };
 
 }  // namespace agx

@@ -50,6 +50,7 @@ class LoadStoreUnit {
     std::uint64_t bytes() const { return bytes_; }       // bytes the lanes moved
     std::uint64_t busy_cycles() const { return busy_; }  // data-path cycles
     std::uint64_t mshr_wait_cycles() const { return mshr_wait_; }
+    const MemoryPort& l1() const { return l1_; }
 
   private:
     struct LineUse {

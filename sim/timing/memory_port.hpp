@@ -24,6 +24,10 @@ class MemoryPort {
     // missed and had to wait for a miss status register (MSHR). The load/store
     // unit holds its next request until then.
     virtual Cycle last_accepted() const { return 0; }
+    // Requests that found their line present / absent so far (0 for a port
+    // that does not keep them), for per-instruction profiles.
+    virtual std::uint64_t hits() const { return 0; }
+    virtual std::uint64_t misses() const { return 0; }
 };
 
 }  // namespace agx

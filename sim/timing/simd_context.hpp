@@ -69,6 +69,9 @@ struct SimdContext {
     // A lower bound on the first cycle the head can issue, and why it waits.
     Cycle earliest = 0;
     StallCause cause = StallCause::NoSimd;
+    // With an EngineObserver: the cycle from which the head's wait is not
+    // yet reported.
+    Cycle wait_since = 0;
     // The part of that bound only the simd's own issue can move (its
     // instruction fetch, its registers), with its cause: worked out by the
     // head's first evaluation and kept until the next head.

@@ -1,0 +1,218 @@
+#include "sim/stats/instruction_profile.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+#include "isa/catalogue.hpp"
+#include "sim/common/errors.hpp"
+
+namespace agx {
+
+namespace {
+
+constexpr const char* kFormat = "agxsim-profile 1";
+
+// The lines of a text file, or nothing for a binary one (a binary trace).
+std::vector<std::string> text_lines(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find('\0') != std::string::npos) return {};
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::string trimmed(const std::string& s) {
+    const auto a = s.find_first_not_of(" \t");
+    if (a == std::string::npos) return {};
+    const auto b = s.find_last_not_of(" \t");
+    return s.substr(a, b - a + 1);
+}
+
+std::string percent(double part, double whole) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.0f%%", whole > 0 ? 100 * part / whole : 0.0);
+    return buf;
+}
+
+}  // namespace
+
+const char* wait_bucket_name(std::size_t bucket) {
+    return bucket == kNotSelected ? "not_selected"
+                                  : stall_cause_name(static_cast<StallCause>(bucket));
+}
+
+InstructionProfile::Entry& InstructionProfile::entry(const Instruction& in) {
+    const std::uint64_t key = std::uint64_t{in.pc} << 32 | in.source_line;
+    auto [it, fresh] = entries_.try_emplace(key);
+    if (fresh) {
+        it->second.pc = in.pc;
+        it->second.source_line = in.source_line;
+        it->second.opcode = in.opcode;
+    }
+    return it->second;
+}
+
+void InstructionProfile::issued(const IssueRecord& r) {
+    Entry& e = entry(*r.instruction);
+    ++e.issues;
+    e.lanes += static_cast<std::uint64_t>(__builtin_popcount(r.instruction->active_mask));
+    e.register_cache_hits += r.register_cache_hits;
+    e.register_cache_misses += r.register_cache_misses;
+    e.lines += r.lines;
+    e.l1_hits += r.l1_hits;
+    e.l1_misses += r.l1_misses;
+    e.bank_passes += r.bank_passes;
+}
+
+void InstructionProfile::waited(const Instruction& head, std::size_t bucket, Cycle cycles) {
+    entry(head).waits[bucket] += cycles;
+}
+
+nlohmann::json InstructionProfile::to_json(const std::string& source, const std::string& machine,
+                                           std::uint64_t cycles) const {
+    std::vector<const Entry*> sorted;
+    for (const auto& kv : entries_) sorted.push_back(&kv.second);
+    std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
+        return a->pc != b->pc ? a->pc < b->pc : a->source_line < b->source_line;
+    });
+    const std::vector<std::string> lines = text_lines(source);
+    const auto& cat = isa::Catalogue::instance();
+
+    nlohmann::json j;
+    j["format"] = kFormat;
+    j["workload"] = source;
+    j["machine"] = machine;
+    j["cycles"] = cycles;
+    j["wait_unit"] = "simd-cycles";
+    nlohmann::json list = nlohmann::json::array();
+    for (const Entry* e : sorted) {
+        nlohmann::json x;
+        x["pc"] = e->pc;
+        x["line"] = e->source_line;
+        x["mnemonic"] = std::string(cat.info(e->opcode).mnemonic);
+        if (e->source_line >= 1 && e->source_line <= lines.size())
+            x["text"] = trimmed(lines[e->source_line - 1]);
+        x["issues"] = e->issues;
+        x["lanes"] = e->lanes;
+        nlohmann::json waits = nlohmann::json::object();
+        for (std::size_t b = 0; b < kWaitBuckets; ++b)
+            if (e->waits[b]) waits[wait_bucket_name(b)] = e->waits[b];
+        x["waits"] = waits;
+        x["register_cache"] = {{"hits", e->register_cache_hits},
+                               {"misses", e->register_cache_misses}};
+        const auto space = cat.info(e->opcode).memory;
+        if (space == isa::MemorySpace::Device)
+            x["memory"] = {
+                {"lines", e->lines}, {"l1_hits", e->l1_hits}, {"l1_misses", e->l1_misses}};
+        else if (space == isa::MemorySpace::Threadgroup)
+            x["memory"] = {{"bank_passes", e->bank_passes}};
+        list.push_back(std::move(x));
+    }
+    j["instructions"] = std::move(list);
+    return j;
+}
+
+std::string format_profile(const nlohmann::json& p, const std::string& path, std::size_t top) {
+    if (!p.is_object() || p.value("format", "") != kFormat || !p.contains("instructions") ||
+        !p["instructions"].is_array())
+        throw InputError(path,
+                         std::string("not an agxsim profile (no \"format\": \"") + kFormat + "\")");
+    struct Row {
+        const nlohmann::json* x;
+        std::uint64_t waited;
+    };
+    std::vector<Row> rows;
+    std::uint64_t all_waits = 0, all_issues = 0;
+    try {
+        for (const auto& x : p["instructions"]) {
+            std::uint64_t w = 0;
+            for (const auto& kv : x.at("waits").items()) w += kv.value().get<std::uint64_t>();
+            rows.push_back({&x, w});
+            all_waits += w;
+            all_issues += x.at("issues").get<std::uint64_t>();
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(path, std::string("malformed profile entry: ") + e.what());
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.waited > b.waited; });
+
+    std::ostringstream o;
+    o << "profile of " << p.value("workload", "?") << " on " << p.value("machine", "?") << ": "
+      << p.value("cycles", std::uint64_t{0}) << " cycles, " << all_issues
+      << " SIMD-instructions issued, " << all_waits << " simd-cycles waited\n";
+    o << "(waits: every resident simd, every cycle its next instruction did not issue, charged to "
+         "that instruction)\n\n";
+    char head[200];
+    std::snprintf(head, sizeof head, "%8s %6s %9s %6s %12s %6s  %-44s %7s %-24s %s\n", "pc", "line",
+                  "issues", "lanes", "waited", "share", "top waits", "rc miss", "memory",
+                  "instruction");
+    o << head;
+    for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
+        const nlohmann::json& x = *rows[i].x;
+        const auto issues = x.at("issues").get<std::uint64_t>();
+        const auto lanes = x.at("lanes").get<std::uint64_t>();
+        std::vector<std::pair<std::uint64_t, std::string>> waits;
+        for (const auto& kv : x.at("waits").items())
+            waits.emplace_back(kv.value().get<std::uint64_t>(), kv.key());
+        std::sort(waits.begin(), waits.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::string top_waits;
+        for (std::size_t k = 0; k < waits.size() && k < 2; ++k)
+            top_waits +=
+                (k ? ", " : "") + waits[k].second + " " +
+                percent(static_cast<double>(waits[k].first), static_cast<double>(rows[i].waited));
+        const auto hits = x.at("register_cache").at("hits").get<std::uint64_t>();
+        const auto misses = x.at("register_cache").at("misses").get<std::uint64_t>();
+        std::string memory;
+        if (x.contains("memory")) {
+            const auto& m = x["memory"];
+            if (m.contains("lines")) {
+                const auto l = m["lines"].get<std::uint64_t>();
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.1f lines/req L1 %s",
+                              issues ? static_cast<double>(l) / static_cast<double>(issues) : 0.0,
+                              percent(static_cast<double>(m["l1_hits"].get<std::uint64_t>()),
+                                      static_cast<double>(m["l1_hits"].get<std::uint64_t>() +
+                                                          m["l1_misses"].get<std::uint64_t>()))
+                                  .c_str());
+                memory = buf;
+            } else if (m.contains("bank_passes")) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.1f bank passes/req",
+                              issues ? static_cast<double>(m["bank_passes"].get<std::uint64_t>()) /
+                                           static_cast<double>(issues)
+                                     : 0.0);
+                memory = buf;
+            }
+        }
+        const std::string text =
+            x.contains("text") ? x["text"].get<std::string>() : x.at("mnemonic").get<std::string>();
+        char pc[16];
+        std::snprintf(pc, sizeof pc, "0x%x", x.at("pc").get<unsigned>());
+        char line[400];
+        std::snprintf(
+            line, sizeof line, "%8s %6u %9llu %6s %12llu %6s  %-44s %7s %-24s %s\n", pc,
+            x.at("line").get<unsigned>(), static_cast<unsigned long long>(issues),
+            percent(static_cast<double>(lanes), 32.0 * static_cast<double>(issues)).c_str(),
+            static_cast<unsigned long long>(rows[i].waited),
+            percent(static_cast<double>(rows[i].waited), static_cast<double>(all_waits)).c_str(),
+            top_waits.c_str(),
+            hits + misses
+                ? percent(static_cast<double>(misses), static_cast<double>(hits + misses)).c_str()
+                : "-",
+            memory.c_str(), text.c_str());
+        o << line;
+    }
+    if (rows.size() > top) o << "... " << rows.size() - top << " more (--top)\n";
+    return o.str();
+}
+
+}  // namespace agx

@@ -1,0 +1,121 @@
+// `agxsim run --profile` and `agxsim profile show`: stalls are charged to
+// the instruction that causes them, with the right cause, and the profile's
+// counts add up to the run's.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_run.hpp"
+
+using namespace agx_test;
+
+namespace {
+
+// One threadgroup of 8 simds. Every lane stores its own word
+// (conflict-free), then reads threadgroup memory 128 bytes from its
+// neighbour: all 32 lanes in one bank, 32 passes per access (line 9).
+const char* kBankConflicts =
+    "agxsim-kernel 1\n"
+    "launch grid=256 threadgroup=256 registers=16 threadgroup_memory=4096\n"
+    "    get_sr            r1, sr52\n"
+    "    shl               r3, r1, 5\n"
+    "    iadd32            r2, r1, 7\n"
+    "    iadd32            r6, r1, 9\n"
+    "    threadgroup_store r1, 0, r1\n"
+    "    threadgroup_barrier\n"
+    "    threadgroup_load  r4, 0, r3\n"
+    "    iadd32            r5, r4, r1\n"
+    "    stop\n";
+
+const nlohmann::json* at_line(const nlohmann::json& p, unsigned line) {
+    for (const auto& x : p.at("instructions"))
+        if (x.at("line").get<unsigned>() == line) return &x;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a profile charges bank-conflict stalls to the conflicting load, and adds up") {
+    const fs::path k = write_file("conflicts.agxk", kBankConflicts);
+    const fs::path profile = scratch() / "p.json", stats = scratch() / "s.json";
+    const Result r = agxsim("run " + k.string() + " -q --profile " + profile.string() +
+                            " --stats " + stats.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const auto p = nlohmann::json::parse(slurp(profile));
+    const auto s = nlohmann::json::parse(slurp(stats));
+    CHECK(p.at("format") == "agxsim-profile 1");
+    CHECK(p.at("cycles") == s.at("cycles"));
+
+    // Issues add up to the run's SIMD-instructions, lanes to the active ones.
+    std::uint64_t issues = 0;
+    for (const auto& x : p.at("instructions")) issues += x.at("issues").get<std::uint64_t>();
+    CHECK(issues == s.at("simd_instructions").get<std::uint64_t>());
+
+    const nlohmann::json* load = at_line(p, 9);
+    REQUIRE(load);
+    CHECK(load->at("mnemonic") == "threadgroup_load");
+    CHECK(load->at("text") == "threadgroup_load  r4, 0, r3");
+    const auto load_issues = load->at("issues").get<std::uint64_t>();
+    CHECK(load_issues == 256 / 32);
+    CHECK(load->at("lanes").get<std::uint64_t>() == 256);
+    CHECK(load->at("memory").at("bank_passes").get<std::uint64_t>() == 32 * load_issues);
+
+    // Its simds wait on the banks, and most of the banks' waits are its.
+    // (A barrier's wait shows on the instruction after it, the simd's next
+    // one, as GPU profilers that sample a warp's next pc show it: leave it
+    // out.)
+    const auto& waits = load->at("waits");
+    REQUIRE(waits.contains("threadgroup_bank"));
+    std::uint64_t bank_waits = 0;
+    for (const auto& x : p.at("instructions"))
+        bank_waits += x.at("waits").value("threadgroup_bank", std::uint64_t{0});
+    std::uint64_t largest = 0;
+    std::string largest_cause;
+    for (const auto& [cause, v] : waits.items())
+        if (cause != "barrier" && v.get<std::uint64_t>() > largest)
+            largest = v.get<std::uint64_t>(), largest_cause = cause;
+    CHECK(largest_cause == "threadgroup_bank");
+    CHECK(waits.at("threadgroup_bank").get<std::uint64_t>() * 2 > bank_waits);
+    // Only threadgroup-memory instructions wait on the banks.
+    for (const auto& x : p.at("instructions"))
+        if (x.at("waits").contains("threadgroup_bank"))
+            CHECK(x.at("mnemonic").get<std::string>().rfind("threadgroup_", 0) == 0);
+
+    // The listing puts the conflicting store and load first.
+    const Result show = agxsim("profile show " + profile.string() + " --top 3");
+    INFO(show.err);
+    CHECK(show.code == 0);
+    CHECK(show.out.find("threadgroup_load  r4, 0, r3") != std::string::npos);
+    CHECK(show.out.find("32.0 bank passes/req") != std::string::npos);
+    CHECK(show.out.find("... 6 more (--top)") != std::string::npos);
+}
+
+TEST_CASE("profile show refuses what is not a profile, with one line and exit 2") {
+    const fs::path bad = write_file("bad.json", "{\"cycles\": 3}");
+    Result r = agxsim("profile show " + bad.string());
+    CHECK(r.code == 2);
+    CHECK(r.err.find("bad.json: not an agxsim profile") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    const fs::path junk = write_file("junk.json", "not json");
+    r = agxsim("profile show " + junk.string());
+    CHECK(r.code == 2);
+    CHECK(r.err.find("junk.json: not JSON") != std::string::npos);
+}
+
+TEST_CASE("a trace's profile has one entry per line, with its text") {
+    const fs::path profile = scratch() / "t.json";
+    const Result r =
+        agxsim("run " + example("imad_fadd_mix.trace") + " -q --profile " + profile.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const auto p = nlohmann::json::parse(slurp(profile));
+    REQUIRE(p.at("instructions").size() >= 2);
+    for (const auto& x : p.at("instructions")) {
+        CHECK(x.contains("text"));
+        CHECK(x.at("text").get<std::string>().rfind(x.at("mnemonic").get<std::string>(), 0) == 0);
+    }
+}
