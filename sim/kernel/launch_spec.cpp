@@ -189,7 +189,10 @@ std::uint64_t constant_bits(const std::string& value, const std::string& type_na
     return bytes == 8 ? v : v & ((std::uint64_t{1} << (bytes * 8)) - 1);
 }
 
-Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv) {
+// A fill's number: a decimal or float literal, or else an integer
+// expression of the launch's parameters (`high=max`, `value=n-1`).
+Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv,
+                const Variables& vars) {
     Fill f;
     auto get = [&](const char* k) -> const std::string* {
         auto it = kv.find(k);
@@ -200,9 +203,11 @@ Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv
         if (!v) return fallback;
         char* end = nullptr;
         const double x = std::strtod(v->c_str(), &end);
-        if (v->empty() || *end != '\0' || !std::isfinite(x))
-            throw InputError(d.where, std::string("bad ") + k + "=" + *v + ": expected a number");
-        return x;
+        if (!v->empty() && *end == '\0' && std::isfinite(x)) return x;
+        if (!v->empty() && (std::isalpha(static_cast<unsigned char>((*v)[0])) || (*v)[0] == '('))
+            return static_cast<double>(evaluate(*v, vars, d.where));
+        throw InputError(d.where, std::string("bad ") + k + "=" + *v +
+                                      ": expected a number or an expression of the parameters");
     };
     const std::string kind = get("fill") ? *get("fill") : "zero";
     if (const std::string* t = get("type")) {
@@ -380,7 +385,7 @@ ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::str
             BufferSpec b;
             b.name = d.subject;
             b.size = evaluate_in("size", size->second, vars, d.where, 1, 1ll << 40);
-            b.fill = parse_fill(d, kv);
+            b.fill = parse_fill(d, kv, vars);
             buffer_index[b.name] = r.buffers.size();
             r.buffers.push_back(std::move(b));
         } else if (d.keyword == "uniform") {
