@@ -28,6 +28,8 @@ void add_data_command(CLI::App& app, Action& action);
 void add_suite_command(CLI::App& app, Action& action);
 void add_trace_gen_command(CLI::App& app, Action& action);
 void add_kernel_command(CLI::App& app, Action& action);
+// `agxsim kernel import`, added to the `kernel` group.
+void add_kernel_import_command(CLI::App& kernel_group, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -125,6 +125,7 @@ void add_kernel_command(CLI::App& app, Action& action) {
         ->capture_default_str();
     add_kernel_options(*cmd, args->options);
     cmd->callback([args, &action] { action = [args] { return record(*args); }; });
+    add_kernel_import_command(*group, action);
 }
 
 }  // namespace agx::cli
