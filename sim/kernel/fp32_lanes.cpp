@@ -3,26 +3,17 @@
 #include <cmath>
 #include <cstring>
 
+#include "isa/semantics.hpp"
 #include "sim/kernel/simd_state.hpp"
 
 namespace agx::kernel {
 
 namespace {
 
-// The same flush-to-zero and canonical-NaN rules as isa/semantics.hpp, on
-// whole lanes, written without branches so that the loops vectorise.
-inline float in32(std::uint32_t a) {
-    const std::uint32_t flushed = (a & 0x7f800000u) == 0 ? (a & 0x80000000u) : a;
-    float f;
-    std::memcpy(&f, &flushed, sizeof f);
-    return f;
-}
-inline std::uint32_t out32(float r) {
-    std::uint32_t b;
-    std::memcpy(&b, &r, sizeof b);
-    const std::uint32_t flushed = (b & 0x7f800000u) == 0 ? (b & 0x80000000u) : b;
-    return (b & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : flushed;
-}
+// The flush-to-zero and canonical-NaN rules of isa/semantics.hpp, inline
+// and branch-free there, so that the loops below vectorise.
+using isa::sem::detail::in32;
+using isa::sem::detail::out32;
 
 // Compiled twice: for x86-64-v3 (AVX2 and FMA; chosen at load time where
 // the host has them, so fmaf is one instruction and the loop is vector

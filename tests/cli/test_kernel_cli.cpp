@@ -12,6 +12,7 @@
 
 #include "sim/kernel/kernel_workload.hpp"
 #include "tests/cli/cli_run.hpp"
+#include "tests/kernel_support.hpp"
 
 using namespace agx_test;
 
@@ -36,17 +37,6 @@ std::vector<T> read_npy(const fs::path& p) {
     return out;
 }
 
-// A buffer's initial contents, as the kernel's launch generates them.
-template <class T>
-std::vector<T> initial(agx::kernel::KernelWorkload& k, const std::string& name) {
-    auto& mem = k.memory();
-    const auto b = mem.find_buffer(name);
-    REQUIRE(b);
-    std::vector<T> out(mem.spec(*b).size / sizeof(T));
-    mem.read(mem.base(*b), out.data(), static_cast<unsigned>(out.size() * sizeof(T)));
-    return out;
-}
-
 std::uint64_t cycles_of(const fs::path& stats) {
     return nlohmann::json::parse(slurp(stats)).at("cycles").get<std::uint64_t>();
 }
@@ -55,8 +45,8 @@ std::uint64_t cycles_of(const fs::path& stats) {
 
 TEST_CASE("run saxpy --dump y=y.npy: y equals a*x+y") {
     agx::kernel::KernelWorkload k(agx::kernel::load_kernel(kernel("saxpy.agxk"), "", {}));
-    const auto x = initial<float>(k, "x");
-    const auto y0 = initial<float>(k, "y");
+    const auto x = agx::test::read_buffer<float>(k, "x");
+    const auto y0 = agx::test::read_buffer<float>(k, "y");
     const fs::path y = scratch() / "y.npy";
     auto r = agxsim("run " + kernel("saxpy.agxk") + " --config m1 --dump y=" + y.string());
     INFO(r.err);
