@@ -1,6 +1,7 @@
 // `agxsim run TRACE`: simulate a trace on a machine and report where the
 // cycles went.
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
 #include "sim/stats/instruction_profile.hpp"
+#include "sim/stats/timeline.hpp"
 
 namespace agx::cli {
 
@@ -26,6 +28,8 @@ struct RunArgs {
     std::vector<std::string> overrides;
     std::string stats;
     std::string profile;
+    std::string timeline, timeline_window;
+    std::uint64_t timeline_max_events = 500'000;
     std::string cores = "1";
     bool quiet = false;
     KernelOptions kernel;
@@ -63,6 +67,27 @@ std::vector<Dump> open_dumps(const std::vector<std::string>& specs, kernel::Kern
     return dumps;
 }
 
+// `A:B`, `A:` or `:B` in cycles.
+void parse_window(const std::string& text, TimelineOptions& o) {
+    const auto colon = text.find(':');
+    auto number = [&](const std::string& s, Cycle fallback) -> Cycle {
+        if (s.empty()) return fallback;
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+        if (*end != '\0' || s[0] == '-')
+            throw InputError("--timeline-window " + text,
+                             "expected A:B in cycles (either may be empty)");
+        return v;
+    };
+    if (colon == std::string::npos)
+        throw InputError("--timeline-window " + text,
+                         "expected A:B in cycles (either may be empty)");
+    o.from = number(text.substr(0, colon), 0);
+    o.to = number(text.substr(colon + 1), kNever);
+    if (o.to <= o.from)
+        throw InputError("--timeline-window " + text, "the window is empty (B <= A)");
+}
+
 int run(RunArgs args) {
     take_launch_overrides(args.overrides, args.kernel);
     const MachineConfig cfg = load_config(args.config, args.overrides);
@@ -71,6 +96,18 @@ int run(RunArgs args) {
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
     std::unique_ptr<OutputFile> profile_file;
     if (!args.profile.empty()) profile_file = std::make_unique<OutputFile>(args.profile);
+    TimelineOptions timeline_options;
+    timeline_options.max_events = args.timeline_max_events;
+    if (!args.timeline_window.empty()) parse_window(args.timeline_window, timeline_options);
+    std::unique_ptr<OutputFile> timeline_file;
+    std::unique_ptr<Timeline> timeline;
+    if (!args.timeline.empty()) {
+        timeline_file = std::make_unique<OutputFile>(args.timeline);
+        timeline = std::make_unique<Timeline>(timeline_file->stream(), timeline_options,
+                                              cfg.core.schedulers);
+    } else if (!args.timeline_window.empty()) {
+        throw InputError("--timeline-window", "needs --timeline FILE");
+    }
     OpenedWorkload opened = open_workload(args.trace, args.kernel);
     Workload* workload = opened.workload.get();
     std::vector<Dump> dumps = open_dumps(args.dumps, opened.kernel);
@@ -78,7 +115,10 @@ int run(RunArgs args) {
     RunOptions options;
     options.cores = cores;
     InstructionProfile profile;
-    if (profile_file) options.observer = &profile;
+    ObserverList observers;
+    if (profile_file) observers.add(&profile);
+    observers.add(timeline.get());
+    if (!observers.empty()) options.observer = &observers;
     const RunResult result = simulate(cfg, *workload, options);
 
     for (Dump& d : dumps) {
@@ -91,6 +131,14 @@ int run(RunArgs args) {
     if (stats_file) {
         stats_file->stream() << std::setw(2) << result.stats << "\n";
         stats_file->commit();
+    }
+    if (timeline) {
+        timeline->finish(result.cycles);
+        timeline_file->commit();
+        if (timeline->capped())
+            std::cerr << "agxsim: the timeline stopped at " << timeline->events()
+                      << " events (cycle " << timeline->capped_at()
+                      << "): narrow it with --timeline-window A:B or raise --timeline-max-events\n";
     }
     if (profile_file) {
         profile_file->stream() << std::setw(1)
@@ -118,6 +166,13 @@ void add_run_command(CLI::App& app, Action& action) {
     cmd->add_option("--stats", args->stats, "Write every block's statistics as JSON to this file");
     cmd->add_option("--profile", args->profile,
                     "Write a per-instruction profile as JSON (agxsim profile show FILE prints it)");
+    cmd->add_option("--timeline", args->timeline,
+                    "Write a timeline (Chrome trace-event JSON: open it in ui.perfetto.dev)");
+    cmd->add_option("--timeline-window", args->timeline_window,
+                    "Only cycles A to B in the timeline (A:B, either may be empty)");
+    cmd->add_option("--timeline-max-events", args->timeline_max_events,
+                    "Stop the timeline after this many events")
+        ->capture_default_str();
     cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
         ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "Print nothing on success");

@@ -71,7 +71,8 @@ void InstructionProfile::issued(const IssueRecord& r) {
     e.bank_passes += r.bank_passes;
 }
 
-void InstructionProfile::waited(const Instruction& head, std::size_t bucket, Cycle cycles) {
+void InstructionProfile::waited(unsigned, const Instruction& head, std::size_t bucket, Cycle,
+                                Cycle cycles) {
     entry(head).waits[bucket] += cycles;
 }
 

@@ -36,7 +36,8 @@ class InstructionProfile : public EngineObserver {
     };
 
     void issued(const IssueRecord& r) override;
-    void waited(const Instruction& head, std::size_t bucket, Cycle cycles) override;
+    void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+                Cycle cycles) override;
 
     const std::unordered_map<std::uint64_t, Entry>& entries() const { return entries_; }
 

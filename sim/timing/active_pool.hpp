@@ -34,6 +34,7 @@ class ActivePool {
           members_((slots + 63) / 64, 0) {}
 
     bool enabled() const { return capacity_ > 0; }
+    unsigned size() const { return count_; }  // simds in the pool now
     // One bit per slot, set for the slots in the pool.
     const std::uint64_t* members() const { return members_.data(); }
 

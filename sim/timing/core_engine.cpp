@@ -338,6 +338,8 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         record.instruction = &in;
         record.core = core_index_;
         record.scheduler = sched;
+        record.simd = id;
+        for (const std::uint32_t live : sched_live_) record.resident_simds += live;
         record.cycle = now;
         record.register_cache_hits =
             static_cast<std::uint32_t>(blocks_.register_caches[sched]->hits());
@@ -413,8 +415,21 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     }
 }
 
+void CoreEngine::sample(Cycle now) {
+    CoreSample c;
+    c.core = core_index_;
+    c.cycle = now;
+    for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
+        c.resident_simds += sched_live_[sc];
+        if (pools_[sc].enabled()) c.active_pool += pools_[sc].size();
+    }
+    c.schedulers = &sched_;
+    observer_->stepped(c);
+}
+
 void CoreEngine::report_wait(SimdContext& s, Cycle until, std::size_t bucket) {
-    if (until > s.wait_since && s.head) observer_->waited(*s.head, bucket, until - s.wait_since);
+    if (until > s.wait_since && s.head)
+        observer_->waited(core_index_, *s.head, bucket, s.wait_since, until - s.wait_since);
     s.wait_since = std::max(s.wait_since, until);
 }
 
@@ -428,6 +443,7 @@ void CoreEngine::account_until(Cycle end) {
 
 Cycle CoreEngine::step(Cycle now) {
     account_until(now);
+    if (observer_) sample(now);
     admitted_this_step_ = false;
     if (admit_pending_) admit_threadgroups(now);
 

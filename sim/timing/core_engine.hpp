@@ -32,11 +32,6 @@
 
 namespace agx {
 
-struct SchedulerCounters {
-    std::uint64_t issued = 0;
-    std::array<std::uint64_t, kStallCauseCount> stalls{};
-};
-
 // The blocks a core's engine drives; each is owned by its SystemC module.
 struct CoreBlocks {
     std::vector<RegisterCache*> register_caches;  // one per scheduler
@@ -122,6 +117,8 @@ class CoreEngine {
     // With an observer: reports the head's wait from s.wait_since to `until`
     // as s.cause (a head not looked at yet, cause NoSimd, as not selected).
     void report_wait(SimdContext& s, Cycle until, std::size_t bucket);
+    // Tells the observer how the core stands at `now` (CoreSample).
+    void sample(Cycle now);
     std::size_t wait_bucket(const SimdContext& s) const {
         return s.cause == StallCause::NoSimd ? kNotSelected : static_cast<std::size_t>(s.cause);
     }

@@ -4,8 +4,10 @@
 // pays one predictable branch per issue and per evaluation.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/common/cycle.hpp"
 #include "sim/timing/stall_cause.hpp"
@@ -17,6 +19,8 @@ namespace agx {
 struct IssueRecord {
     const Instruction* instruction = nullptr;
     unsigned core = 0, scheduler = 0;
+    std::uint32_t simd = 0;            // the core's simd slot that issued it
+    std::uint32_t resident_simds = 0;  // simds resident on the core then
     Cycle cycle = 0;
     std::uint32_t register_cache_hits = 0, register_cache_misses = 0;  // its source operands
     // Device memory: 128-byte lines its lanes touched, and how many of those
@@ -31,13 +35,54 @@ struct IssueRecord {
 inline constexpr std::size_t kNotSelected = kStallCauseCount;
 inline constexpr std::size_t kWaitBuckets = kStallCauseCount + 1;
 
+// A scheduler's issues and stall scheduler-cycles by cause (cumulative).
+struct SchedulerCounters {
+    std::uint64_t issued = 0;
+    std::array<std::uint64_t, kStallCauseCount> stalls{};
+};
+
+// What a core looks like when it steps, for counter tracks.
+struct CoreSample {
+    unsigned core = 0;
+    Cycle cycle = 0;  // everything before this cycle is accounted
+    std::uint32_t resident_simds = 0;
+    std::uint32_t active_pool = 0;  // simds in the schedulers' active pools (0: no pools)
+    const std::vector<SchedulerCounters>* schedulers = nullptr;  // so far
+};
+
 class EngineObserver {
   public:
     virtual ~EngineObserver() = default;
+    // Each step of a core, before it issues (cheap observers return at once).
+    virtual void stepped(const CoreSample& sample) {}
     virtual void issued(const IssueRecord& r) = 0;
-    // `cycles` cycles a simd waited with `head` as its next instruction,
-    // for the reason `bucket` (a StallCause, or kNotSelected).
-    virtual void waited(const Instruction& head, std::size_t bucket, Cycle cycles) = 0;
+    // A simd of core `core` waited from cycle `from` for `cycles` cycles with
+    // `head` as its next instruction, for the reason `bucket` (a StallCause,
+    // or kNotSelected).
+    virtual void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+                        Cycle cycles) = 0;
+};
+
+// Several observers on one run (a profile and a timeline).
+class ObserverList : public EngineObserver {
+  public:
+    void add(EngineObserver* o) {
+        if (o) list_.push_back(o);
+    }
+    bool empty() const { return list_.empty(); }
+    void stepped(const CoreSample& s) override {
+        for (auto* o : list_) o->stepped(s);
+    }
+    void issued(const IssueRecord& r) override {
+        for (auto* o : list_) o->issued(r);
+    }
+    void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+                Cycle cycles) override {
+        for (auto* o : list_) o->waited(core, head, bucket, from, cycles);
+    }
+
+  private:
+    std::vector<EngineObserver*> list_;
 };
 
 }  // namespace agx
