@@ -2,6 +2,11 @@
 // cycles went.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -15,6 +20,7 @@
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
+#include "sim/stats/cpi_stack_svg.hpp"
 #include "sim/stats/instruction_profile.hpp"
 #include "sim/stats/timeline.hpp"
 
@@ -29,6 +35,7 @@ struct RunArgs {
     std::string stats;
     std::string profile;
     std::string timeline, timeline_window;
+    std::string report;
     std::uint64_t timeline_max_events = 500'000;
     std::string cores = "1";
     bool quiet = false;
@@ -88,6 +95,44 @@ void parse_window(const std::string& text, TimelineOptions& o) {
         throw InputError("--timeline-window " + text, "the window is empty (B <= A)");
 }
 
+// A report directory, written under a temporary name beside it and renamed
+// into place when complete (removed if the run fails).
+class ReportDir {
+  public:
+    explicit ReportDir(const std::string& path) : path_(path) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (fs::exists(path_) && !(fs::is_directory(path_) && fs::is_empty(path_)))
+            throw InputError("--report " + path_, "exists and is not an empty directory");
+        temp_ = path_ + ".partial-" + std::to_string(::getpid());
+        fs::create_directories(temp_, ec);
+        if (ec) throw InputError("--report " + path_, "cannot create: " + ec.message());
+    }
+    ~ReportDir() {
+        std::error_code ec;
+        if (!committed_) std::filesystem::remove_all(temp_, ec);
+    }
+    std::string file(const std::string& name) const { return temp_ + "/" + name; }
+    void commit() {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (fs::exists(path_)) fs::remove(path_, ec);  // empty, checked above
+        fs::rename(temp_, path_, ec);
+        if (ec) throw InputError("--report " + path_, "cannot complete: " + ec.message());
+        committed_ = true;
+    }
+
+  private:
+    std::string path_, temp_;
+    bool committed_ = false;
+};
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out) throw InputError(path, "cannot write");
+}
+
 int run(RunArgs args) {
     take_launch_overrides(args.overrides, args.kernel);
     const MachineConfig cfg = load_config(args.config, args.overrides);
@@ -99,6 +144,8 @@ int run(RunArgs args) {
     TimelineOptions timeline_options;
     timeline_options.max_events = args.timeline_max_events;
     if (!args.timeline_window.empty()) parse_window(args.timeline_window, timeline_options);
+    std::unique_ptr<ReportDir> report;
+    if (!args.report.empty()) report = std::make_unique<ReportDir>(args.report);
     std::unique_ptr<OutputFile> timeline_file;
     std::unique_ptr<Timeline> timeline;
     if (!args.timeline.empty()) {
@@ -116,7 +163,7 @@ int run(RunArgs args) {
     options.cores = cores;
     InstructionProfile profile;
     ObserverList observers;
-    if (profile_file) observers.add(&profile);
+    if (profile_file || report) observers.add(&profile);
     observers.add(timeline.get());
     if (!observers.empty()) options.observer = &observers;
     const RunResult result = simulate(cfg, *workload, options);
@@ -145,6 +192,24 @@ int run(RunArgs args) {
                                << profile.to_json(args.trace, cfg.name, result.cycles) << "\n";
         profile_file->commit();
     }
+    if (report) {
+        std::ostringstream summary;
+        print_summary(summary, cfg, *workload, result);
+        write_text(report->file("summary.txt"), summary.str());
+        std::ostringstream stats;
+        stats << std::setw(2) << result.stats << "\n";
+        write_text(report->file("stats.json"), stats.str());
+        const nlohmann::json p = profile.to_json(args.trace, cfg.name, result.cycles);
+        std::ostringstream pj;
+        pj << std::setw(1) << p << "\n";
+        write_text(report->file("profile.json"), pj.str());
+        write_text(report->file("profile.txt"), format_profile(p, args.trace, 60));
+        std::ostringstream svg;
+        write_cpi_stack_svg(svg, result.stats,
+                            "Where the cycles went: " + workload->name() + " on " + cfg.name);
+        write_text(report->file("cpi_stack.svg"), svg.str());
+        report->commit();
+    }
     if (!args.quiet) print_summary(std::cout, cfg, *workload, result);
     return kExitOk;
 }
@@ -166,6 +231,9 @@ void add_run_command(CLI::App& app, Action& action) {
     cmd->add_option("--stats", args->stats, "Write every block's statistics as JSON to this file");
     cmd->add_option("--profile", args->profile,
                     "Write a per-instruction profile as JSON (agxsim profile show FILE prints it)");
+    cmd->add_option("--report", args->report,
+                    "Write a report directory: summary.txt, stats.json, profile.json and .txt, "
+                    "cpi_stack.svg (the stall breakdown per core and scheduler)");
     cmd->add_option("--timeline", args->timeline,
                     "Write a timeline (Chrome trace-event JSON: open it in ui.perfetto.dev)");
     cmd->add_option("--timeline-window", args->timeline_window,

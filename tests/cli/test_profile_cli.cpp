@@ -119,3 +119,39 @@ TEST_CASE("a trace's profile has one entry per line, with its text") {
         CHECK(x.at("text").get<std::string>().rfind(x.at("mnemonic").get<std::string>(), 0) == 0);
     }
 }
+
+TEST_CASE("run --report writes the summary, the profile and a CPI stack per core and scheduler") {
+    const fs::path dir = scratch() / "report";
+    Result r = agxsim("run " + std::string(AGX_SOURCE_DIR) +
+                      "/traces/kernels/reduce_sum.agxk --cores 2 -q --report " + dir.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    for (const char* f :
+         {"summary.txt", "stats.json", "profile.json", "profile.txt", "cpi_stack.svg"})
+        CHECK(fs::exists(dir / f));
+    CHECK(slurp(dir / "summary.txt").find("cycles") != std::string::npos);
+    CHECK(slurp(dir / "profile.txt").find("profile of ") == 0);
+    const std::string svg = slurp(dir / "cpi_stack.svg");
+    CHECK(svg.rfind("<svg", 0) == 0);
+    CHECK(svg.find("</svg>") != std::string::npos);
+    for (const char* bar : {">core 0<", ">core 1<", ">  scheduler 3<"})
+        CHECK(svg.find(bar) != std::string::npos);
+    CHECK(svg.find("<title>issue: 1.000 cycles per instruction</title>") != std::string::npos);
+    // Only the run's own directory, nothing left beside it.
+    for (const auto& e : fs::directory_iterator(scratch()))
+        CHECK(e.path().filename().string().find("report.partial") == std::string::npos);
+
+    // An existing report is not overwritten; a failed run leaves none.
+    r = agxsim("run " + example("ffma_chain.trace") + " -q --report " + dir.string());
+    CHECK(r.code == 2);
+    CHECK(r.err.find("exists and is not an empty directory") != std::string::npos);
+    const fs::path bad = write_file("bad.agxk",
+                                    "agxsim-kernel 1\nlaunch grid=32 threadgroup=32 registers=8\n"
+                                    "  device_load r1, u0_u1, 0 slot=0\n  stop\n");
+    const fs::path never = scratch() / "never";
+    r = agxsim("run " + bad.string() + " -q --report " + never.string());
+    CHECK(r.code == 2);
+    CHECK_FALSE(fs::exists(never));
+    for (const auto& e : fs::directory_iterator(scratch()))
+        CHECK(e.path().filename().string().find("never.partial") == std::string::npos);
+}
