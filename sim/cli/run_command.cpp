@@ -166,6 +166,7 @@ int run(RunArgs args) {
     if (profile_file || report) observers.add(&profile);
     observers.add(timeline.get());
     if (!observers.empty()) options.observer = &observers;
+    options.memory_observer = timeline.get();
     const RunResult result = simulate(cfg, *workload, options);
 
     for (Dump& d : dumps) {

@@ -77,6 +77,8 @@ void CacheLevel::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::s
     done = link.port.pass(done, bytes);
     delay = clock_.time(done - kernel_now);  // the kernel's time is on a whole cycle
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (memory_observer_)
+        memory_observer_->memory_request(name(), trans.get_address(), write, arrival, done, t.hit);
 }
 
 void CacheLevel::preload(std::uint64_t address, std::uint64_t bytes) {

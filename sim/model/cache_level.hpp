@@ -20,6 +20,8 @@
 // share one fill).
 #pragma once
 
+#include "sim/timing/memory_observer.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -60,6 +62,7 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
     }
 
     void report_stats(nlohmann::json& out) const override;
+    void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
     // Installs [address, address + bytes) before the run, uncounted.
     void preload(std::uint64_t address, std::uint64_t bytes);
 
@@ -85,6 +88,7 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
     std::vector<unsigned char> line_;
     std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, merged_ = 0, writebacks_ = 0;
     std::uint64_t miss_cycles_ = 0;
+    MemoryObserver* memory_observer_ = nullptr;
 };
 
 }  // namespace agx

@@ -39,6 +39,8 @@ Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
     mshrs_.hold(done + beats_after_first_);
     if (tags.ready) *tags.ready = done;  // present from now, usable when the fill is back
     miss_cycles_ += done - at;
+    if (memory_observer_)
+        memory_observer_->memory_request(name(), line * cfg_.line_bytes, false, at, done, false);
     return done;
 }
 

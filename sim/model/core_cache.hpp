@@ -35,6 +35,7 @@
 #include "sim/model/clock.hpp"
 #include "sim/model/stats_source.hpp"
 #include "sim/timing/cache_tags.hpp"
+#include "sim/timing/memory_observer.hpp"
 #include "sim/timing/memory_port.hpp"
 #include "sim/timing/miss_tracker.hpp"
 
@@ -55,6 +56,7 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
     std::uint64_t hits() const override { return tags_.hits(); }
     std::uint64_t misses() const override { return tags_.misses(); }
     void report_stats(nlohmann::json& out) const override;
+    void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
 
   private:
     Cycle load(std::uint64_t address, Cycle now);
@@ -80,6 +82,7 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
                   prefetches_dropped_ = 0;
     std::uint64_t writebacks_ = 0, write_hits_ = 0;
     std::uint64_t miss_cycles_ = 0;
+    MemoryObserver* memory_observer_ = nullptr;
 };
 
 }  // namespace agx

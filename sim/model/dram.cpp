@@ -21,6 +21,8 @@ void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
     const Cycle arrival = clock_.cycles(sc_core::sc_time_stamp() + delay);
     const Cycle done = timing_.access(trans.get_address(), trans.get_data_length(), write, arrival);
     latency_total_ += done - arrival;
+    if (memory_observer_)
+        memory_observer_->memory_request(name(), trans.get_address(), write, arrival, done, true);
     delay = clock_.time(done - kernel_now);  // the kernel's time is on a whole cycle
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

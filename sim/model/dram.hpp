@@ -2,6 +2,8 @@
 // behind per-channel buses (sim/timing/dram_timing.hpp has the timing).
 #pragma once
 
+#include "sim/timing/memory_observer.hpp"
+
 #include <cstdint>
 
 #include <tlm_utils/simple_target_socket.h>
@@ -24,6 +26,7 @@ class Dram : public sc_core::sc_module, public StatsSource {
          const CoreClock& clock, std::uint32_t line_bytes);
 
     void report_stats(nlohmann::json& out) const override;
+    void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
 
   private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -33,6 +36,7 @@ class Dram : public sc_core::sc_module, public StatsSource {
     double clock_ghz_;
     DramTiming timing_;
     std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0;
+    MemoryObserver* memory_observer_ = nullptr;
     Cycle latency_total_ = 0;
 };
 

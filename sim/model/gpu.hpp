@@ -23,6 +23,17 @@ class Gpu : public sc_core::sc_module {
     CacheLevel l2;
     CacheLevel slc;
     Dram dram;
+
+    // Tells `o` of every request the memory hierarchy serves (null: none).
+    void observe_memory(MemoryObserver* o) {
+        for (auto& c : cores) {
+            c.l1d.observe_memory(o);
+            c.icache.observe_memory(o);
+        }
+        l2.observe_memory(o);
+        slc.observe_memory(o);
+        dram.observe_memory(o);
+    }
 };
 
 }  // namespace agx

@@ -19,6 +19,7 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     Gpu gpu("gpu", cfg, options.cores, workload, r.residency);
     if (options.observer)
         for (unsigned i = 0; i < gpu.cores.size(); ++i) gpu.cores[i].observe(options.observer, i);
+    if (options.memory_observer) gpu.observe_memory(options.memory_observer);
     sc_core::sc_start();
     for (auto& core : gpu.cores)
         if (core.failure()) std::rethrow_exception(core.failure());

@@ -11,6 +11,7 @@
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/engine_observer.hpp"
+#include "sim/timing/memory_observer.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/stall_cause.hpp"
 #include "sim/trace/workload.hpp"
@@ -22,6 +23,8 @@ struct RunOptions {
     // Told of every issue and every simd's waits on every core (not owned;
     // null: nothing is reported and nothing is paid for it).
     EngineObserver* observer = nullptr;
+    // Told of every request each memory level serves (not owned; null: none).
+    MemoryObserver* memory_observer = nullptr;
 };
 
 struct RunResult {

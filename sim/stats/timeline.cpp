@@ -1,5 +1,6 @@
 #include "sim/stats/timeline.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "isa/catalogue.hpp"
@@ -11,7 +12,7 @@ Timeline::Timeline(std::ostream& out, const TimelineOptions& options, unsigned s
     out_ << "{\"traceEvents\": [\n";
     // Metadata first, so that every later event follows a comma.
     out_
-        << R"({"name": "process_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "agxsim"}})";
+        << R"({"name": "process_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "memory requests"}})";
 }
 
 bool Timeline::begin_event(Cycle at) {
@@ -72,6 +73,32 @@ void Timeline::issued(const IssueRecord& r) {
     }
     close(r.core, r.scheduler, run);
     run = {true, r.simd, 1, r.instruction->pc, r.instruction->opcode, r.cycle, r.cycle};
+}
+
+void Timeline::memory_request(const char* level, std::uint64_t address, bool write, Cycle start,
+                              Cycle end, bool hit) {
+    if (!in_window(start)) return;
+    std::string name = level;
+    if (name.rfind("gpu.", 0) == 0) name = name.substr(4);
+    if (name.find("core_") == 0) name += " miss";
+    const std::uint64_t id = next_request_id_++;
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(address));
+    // A pair of events: both or neither.
+    if (capped_) return;
+    if (events_ + 2 > options_.max_events) {
+        capped_ = true;
+        capped_at_ = start;
+        return;
+    }
+    begin_event(start);
+    out_ << "{\"name\": \"" << name << "\", \"cat\": \"memory\", \"ph\": \"b\", \"id\": " << id
+         << ", \"ts\": " << start << ", \"pid\": 0, \"tid\": 0, \"args\": {\"address\": \"" << addr
+         << "\", \"write\": " << (write ? "true" : "false")
+         << ", \"hit\": " << (hit ? "true" : "false") << "}}";
+    begin_event(end);
+    out_ << "{\"name\": \"" << name << "\", \"cat\": \"memory\", \"ph\": \"e\", \"id\": " << id
+         << ", \"ts\": " << std::max(end, start) << ", \"pid\": 0, \"tid\": 0}";
 }
 
 void Timeline::counter(unsigned core, const char* name, Cycle at, const std::string& args) {

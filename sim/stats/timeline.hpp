@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/timing/engine_observer.hpp"
+#include "sim/timing/memory_observer.hpp"
 
 namespace agx {
 
@@ -28,13 +29,17 @@ struct TimelineOptions {
     Cycle counter_interval = 256;
 };
 
-class Timeline : public EngineObserver {
+class Timeline : public EngineObserver, public MemoryObserver {
   public:
     Timeline(std::ostream& out, const TimelineOptions& options, unsigned schedulers_per_core);
 
     void stepped(const CoreSample& s) override;
     void issued(const IssueRecord& r) override;
     void waited(unsigned, const Instruction&, std::size_t, Cycle, Cycle) override {}
+    // An async slice per request on the "memory requests" process, one
+    // track per level.
+    void memory_request(const char* level, std::uint64_t address, bool write, Cycle start,
+                        Cycle end, bool hit) override;
 
     // Closes the open slices and the JSON document.
     void finish(Cycle end);
@@ -68,6 +73,7 @@ class Timeline : public EngineObserver {
     std::vector<Run> runs_;  // by core x schedulers + scheduler
     std::vector<CoreCounters> cores_;
     std::uint64_t events_ = 0;
+    std::uint64_t next_request_id_ = 1;
     bool capped_ = false;
     Cycle capped_at_ = 0;
 };
