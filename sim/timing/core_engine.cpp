@@ -328,8 +328,10 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     // Operands come late from the register file (misses) or, off the
     // forwarding path, from the register cache: the later of the two counts.
-    IssueRecord record;
+    // Filled only for an observer (a member: nothing to build per issue).
+    IssueRecord& record = record_;
     if (observer_) {
+        record = IssueRecord{};
         // The wait up to the bound its last evaluation found is its cause's;
         // after that it was ready and the scheduler issued others.
         const Cycle bound = std::min(std::max(s.earliest, s.wait_since), now);
@@ -383,7 +385,9 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         } else if (info.memory == isa::MemorySpace::Threadgroup && blocks_.tgmem) {
             const std::uint64_t passes = blocks_.tgmem->passes_total();
             ready = blocks_.tgmem->access(in, info.is_atomic, now + fetch_extra) + t.latency;
-            record.bank_passes = static_cast<std::uint32_t>(blocks_.tgmem->passes_total() - passes);
+            if (observer_)
+                record.bank_passes =
+                    static_cast<std::uint32_t>(blocks_.tgmem->passes_total() - passes);
         }
     } catch (const MemoryFault& f) {
         throw InputError(workload_.name() + ":" + std::to_string(in.source_line), f.what());

@@ -186,6 +186,7 @@ class CoreEngine {
     bool finished_ = false;
     EngineObserver* observer_ = nullptr;
     unsigned core_index_ = 0;
+    IssueRecord record_;  // what issue() tells the observer
 };
 
 }  // namespace agx
