@@ -171,6 +171,13 @@ std::optional<std::size_t> DeviceMemory::find_buffer(std::string_view name) cons
 }
 
 std::optional<std::size_t> DeviceMemory::buffer_at(std::uint64_t address, unsigned bytes) const {
+    // Consecutive lanes mostly fall in the buffer the last one did.
+    if (last_buffer_ < buffers_.size()) {
+        const Placed& p = buffers_[last_buffer_];
+        if (address >= p.base && address - p.base + bytes <= p.spec.size &&
+            address - p.base + bytes >= bytes)
+            return last_buffer_;
+    }
     // Buffers are placed in increasing address order: the candidate is the
     // last one starting at or below `address`.
     auto it = std::upper_bound(buffers_.begin(), buffers_.end(), address,
@@ -179,7 +186,8 @@ std::optional<std::size_t> DeviceMemory::buffer_at(std::uint64_t address, unsign
     --it;
     const std::uint64_t offset = address - it->base;
     if (offset + bytes > it->spec.size || offset + bytes < offset) return std::nullopt;
-    return static_cast<std::size_t>(it - buffers_.begin());
+    last_buffer_ = static_cast<std::size_t>(it - buffers_.begin());
+    return last_buffer_;
 }
 
 void DeviceMemory::initial_bytes(std::size_t b, std::uint64_t offset, unsigned char* out,

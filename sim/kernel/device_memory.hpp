@@ -95,6 +95,7 @@ class DeviceMemory {
     std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
     // The page touched last: consecutive lanes mostly hit the same page.
     std::uint64_t cached_page_ = ~std::uint64_t{0};
+    mutable std::size_t last_buffer_ = 0;  // buffer_at's last answer, tried first
     unsigned char* cached_data_ = nullptr;
 };
 

@@ -328,27 +328,45 @@ class KernelWorkload::Stream : public InstructionStream {
         return o;
     }
 
+    // Whether a memory instruction's data are whole 32-bit registers moved
+    // 4 bytes each: then a lane's bytes go straight to or from them.
+    static bool whole_registers(const KernelInstruction& k, const Operand& data) {
+        return k.component_bytes == 4 && data.halves == 2 * k.components;
+    }
+
     void load(const KernelInstruction& k) {
-        const unsigned cb = k.component_bytes;
+        const unsigned cb = k.component_bytes, bytes = k.components * cb;
+        const Operand& data = k.in.dst[0];
+        const bool direct = whole_registers(k, data);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
+            unsigned char buf[16] = {};
+            read_bytes(k, cur_.mem.lane[l], buf, bytes);  // one lane's bytes, little-endian
             for (unsigned c = 0; c < k.components; ++c) {
                 std::uint32_t v = 0;
-                read_bytes(k, cur_.mem.lane[l] + c * cb, &v, cb);  // little-endian host
-                write_lane(component(k.in.dst[0], k, c), s_, l, v);
+                std::memcpy(&v, buf + c * cb, cb);
+                if (direct)
+                    s_.reg(data.first_half / 2u + c)[l] = v;
+                else
+                    write_lane(component(data, k, c), s_, l, v);
             }
         }
     }
 
     void store(const KernelInstruction& k) {
-        const unsigned cb = k.component_bytes;
+        const unsigned cb = k.component_bytes, bytes = k.components * cb;
+        const Operand& data = k.in.src[0];
+        const bool direct = whole_registers(k, data) && data.kind == OperandKind::Reg;
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
+            unsigned char buf[16];
             for (unsigned c = 0; c < k.components; ++c) {
-                const std::uint32_t v = static_cast<std::uint32_t>(
-                    read64(component(k.in.src[0], k, c), s_, w_.uniforms_, l));
-                write_bytes(k, cur_.mem.lane[l] + c * cb, &v, cb);
+                const std::uint32_t v = direct ? s_.reg(data.first_half / 2u + c)[l]
+                                               : static_cast<std::uint32_t>(read64(
+                                                     component(data, k, c), s_, w_.uniforms_, l));
+                std::memcpy(buf + c * cb, &v, cb);
             }
+            write_bytes(k, cur_.mem.lane[l], buf, bytes);
         }
     }
 
