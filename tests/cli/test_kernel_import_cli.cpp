@@ -82,3 +82,34 @@ TEST_CASE("an import that fails is one line, exit 2, and writes nothing") {
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(kernel));
 }
+
+TEST_CASE("the listing published in applegpu's README imports and runs") {
+    // applegpu's README ("Disassembler"): a shader's code up to its two
+    // uniform_store instructions, which have no agxsim equivalent, so the
+    // listing stops before them (with the stop the shader would end on).
+    const fs::path listing = write_file(
+        "readme.dis",
+        "   0: 0501040d00c43200     device_load      2, 0, i32, pair, 4, r0_r1, u2_u3, 0, lsl 1\n"
+        "   8: 3800                 wait             0\n"
+        "   a: be890a042c00         convert          u32_to_f, $r2, r0.discard, 1\n"
+        "  10: be810a242c00         convert          u32_to_f, $r0, r1.discard, 1\n"
+        "  16: 9a85c4020200         fmul             $r1, r2.discard, 0.5\n"
+        "  1c: 0a05c282             rcp              r1, r1.discard\n"
+        "  20: 9a81c0020200         fmul             $r0, r0.discard, 0.5\n"
+        "  26: 0a01c082             rcp              r0, r0.discard\n"
+        "  2a: 8800                 stop\n");
+    const fs::path launch = write_file("readme.launch",
+                                       "launch grid=64 threadgroup=64 registers=8\n"
+                                       "buffer u size=64 fill=iota type=u32 low=2\n"
+                                       "uniform u2_u3 buffer=u\n");
+    const fs::path kernel = scratch() / "readme.agxk";
+    Result r = agxsim("kernel import " + listing.string() + " --launch " + launch.string() +
+                      " -o " + kernel.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const fs::path stats = scratch() / "readme.json";
+    r = agxsim("run " + kernel.string() + " -q --stats " + stats.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(slurp(stats).find("\"simd_instructions\": 18") != std::string::npos);  // 2 simds x 9
+}
