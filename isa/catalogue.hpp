@@ -2,7 +2,7 @@
 // operand shape, the pipeline that executes it and its timing class.
 //
 // The catalogue is ISA fact (from applegpu and the Asahi compiler, see
-// ../shared/reference/isa-notes.md); how long a timing class takes is machine
+// applegpu's documentation, dougallj/applegpu); how long a timing class takes is machine
 // fact and lives in the configs.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Metal operations (the row names of ../shared/reference/metal-benchmarks/*.csv)
+// Metal operations (the row names of validation/data/metal-benchmarks/*.csv)
 // as machine-instruction sequences.
 //
 // Three kinds of entry, told apart by `source`:

@@ -1,7 +1,7 @@
 // A benchmark definition: the one description of a microbenchmark that the
 // simulator turns into a trace and the Metal probe turns into a kernel.
 //
-// Modelled on metal-benchmarks (../shared/reference/metal-benchmarks/README.md):
+// Modelled on Philip Turner's metal-benchmarks (validation/data/metal-benchmarks/):
 // every thread repeats a body of Metal-level operations `repetitions` times in
 // `ilp` independent dependency chains, on `simds_per_core` resident simds; the
 // figure is cycles per body per scheduler: total cycles x schedulers /

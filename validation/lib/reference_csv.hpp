@@ -1,4 +1,4 @@
-// The reference tables of ../shared/reference/metal-benchmarks/ read as they
+// The reference tables of validation/data/metal-benchmarks/ read as they
 // are: each CSV layout is recognised by its header, and every cell becomes a
 // measurement record whose benchmark definition follows the measurement
 // method (method.hpp). Both the M1 Max and the A14 columns are kept; the

@@ -29,7 +29,7 @@ struct DeviceInfo {
     std::uint32_t cores = 0;  // GPU cores (IORegistry AGXAccelerator "gpu-core-count"); 0 unknown
     std::uint32_t max_threadgroup_memory = 32768;  // per threadgroup (maxThreadgroupMemoryLength)
     // Per core; no API reports it. Sets how many threadgroups fit on a core:
-    // each asks for a 1/n share. ~60 KB (../shared/reference/memory-hierarchy.md);
+    // each asks for a 1/n share. ~60 KB (Chips and Cheese's M1 measurements);
     // an assumption a little low is safe (n still fit, n + 1 do not), one too
     // high halves the occupancy, so the lower figure is the default.
     std::uint32_t threadgroup_memory_per_core = 61440;

@@ -5,7 +5,7 @@
 //   agxsim-probe list [--only SUBSTR]
 //   agxsim-probe gen --only float_instructions/FADD32/latency
 //   agxsim-probe compile my_kernel.metal --out archives/
-//   agxsim-probe suite --from ../shared/reference/metal-benchmarks/*.csv --out
+//   agxsim-probe suite --from validation/data/metal-benchmarks/*.csv --out
 //   validation/suite/instructions.json
 //
 // Exit codes as agxsim's: 0 success, 2 bad input or an unusable GPU, 1 internal error.
