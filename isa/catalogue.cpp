@@ -233,7 +233,7 @@ std::vector<InstructionInfo> build() {
     add(op("simd_shuffle_up", S, "simd_shuffle", bin(2, 2), 8, "read from lane - delta"));
     add(op("simd_shuffle_xor", S, "simd_shuffle", bin(2, 2), 8, "read from lane ^ mask"));
     add(op("simd_shuffle_rotate", S, "simd_shuffle", bin(2, 2), 8,
-           "read from (lane + delta) mod 32 (applegpu simd_shuffle_rotate_up)"));
+           "read from (lane + delta) mod 32 (applegpu's simd_shuffle_rotate_up by 32 - delta)"));
     add(op("simd_broadcast", S, "simd_shuffle", bin(2, 2), 8, "broadcast one lane's value"));
     add(op("quad_shuffle", S, "simd_shuffle", bin(2, 2), 8,
            "read a value from a lane of the quad"));

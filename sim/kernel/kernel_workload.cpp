@@ -27,15 +27,29 @@ unsigned alignment(unsigned bytes) {
 
 std::uint32_t icmp_or_fcmp(const KernelInstruction& k, const Source& a, const Source& b,
                            unsigned lane) {
+    // 16-bit operands (r1l, u2h) compare as 16-bit values; a float immediate
+    // beside them is a binary32 literal, compared at 16 bits.
+    const Operand& x = k.in.src[0];
+    const Operand& y = k.in.src[1];
+    const bool sixteen = (x.kind != OperandKind::Imm && x.halves == 1) ||
+                         (y.kind != OperandKind::Imm && y.halves == 1);
     switch (k.sem) {
         case Sem::IfFcmp:
         case Sem::ElseFcmp:
-        case Sem::WhileFcmp:
-            return isa::sem::fcompare32(static_cast<isa::sem::FloatCond>(k.cond), a.u32(lane),
-                                        b.u32(lane));
+        case Sem::WhileFcmp: {
+            if (!sixteen)
+                return isa::sem::fcompare32(static_cast<isa::sem::FloatCond>(k.cond), a.u32(lane),
+                                            b.u32(lane));
+            auto half = [&](const Operand& o, const Source& v) {
+                return o.kind == OperandKind::Imm ? isa::sem::f32_to_f16(isa::sem::f32(o.imm))
+                                                  : v.u16(lane);
+            };
+            return isa::sem::fcompare16(static_cast<isa::sem::FloatCond>(k.cond), half(x, a),
+                                        half(y, b));
+        }
         default:
             return isa::sem::icompare(static_cast<isa::sem::IntCond>(k.cond), a.u32(lane),
-                                      b.u32(lane), 32);
+                                      b.u32(lane), sixteen ? 16 : 32);
     }
 }
 

@@ -361,3 +361,29 @@ TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semant
         }
     }
 }
+
+TEST_CASE("kernel exec: the exec-mask compares read 16-bit operands at 16 bits") {
+    // r2 = lane in its low half and 0xffff in its high half: compared as
+    // 32 bits, every lane would be above 8; as r2l, lanes 0..7 are below.
+    Run r(
+        "    get_sr r1, sr52\n"
+        "    mov_imm r2, 0xffff0000\n"
+        "    iadd32 r2, r2, r1\n"
+        "    mov_imm r3, 0\n"
+        "    if_icmp r2l, 8 cc=ult n=1\n"
+        "    mov_imm r3, 1\n"
+        "    pop_exec 1\n"
+        "    mov_imm r4, 0x3c00\n"  // r4l = 1.0 in binary16, r4h = 0
+        "    mov_imm r5, 0\n"
+        "    if_fcmp r4l, 0.5 cc=gt n=1\n"  // 1.0 > 0.5 at 16 bits (as 32 bits: a tiny positive
+                                            // number)
+        "    mov_imm r5, 1\n"
+        "    pop_exec 1\n"
+        "    iadd32 r3, r3, r5 shift=1\n" +
+        store_lanes(3) + "    stop\n");
+    r.go();
+    for (unsigned l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        CHECK(r.out(l) == (l < 8 ? 3u : 2u));
+    }
+}
