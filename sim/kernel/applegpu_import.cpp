@@ -1,6 +1,21 @@
+// applegpu disassembly -> agxsim kernel (traces/KERNEL.md, "Importing a
+// kernel compiled on a Mac"). The operand orders and meanings below are
+// applegpu's (dougallj/applegpu, applegpu.py's instruction descriptors and
+// their emulation); what agxsim computes is isa/semantics.hpp. An
+// instruction is mapped only where the two agree, otherwise refused with the
+// reason.
+//
+// Listing syntax accepted: the current disassembler's (`fmul32`, `r2.cache`,
+// `mov_imm`, `convert ..., rte`, `device_load 0, i32, xy, ...`) and the
+// older forms its README and earlier versions print (`fmul`, `$r2`, `mov`
+// for immediates, `bitop_mov`, `funop`, rounding `1`/`0`, device_load with
+// its leading unknown fields and `single/pair/triple/quad` masks).
 #include "sim/kernel/applegpu_import.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -10,16 +25,22 @@
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/kernel/kernel_program.hpp"
+#include "sim/trace/trace_parse.hpp"
 
 namespace agx::kernel {
 
 namespace {
 
+// ---- the listing ------------------------------------------------------------
+
 struct ListingLine {
     unsigned line = 0;         // in the listing
     std::uint64_t offset = 0;  // byte offset of the instruction
     std::string mnemonic;
-    std::vector<std::string> operands;
+    std::vector<std::string> operands;  // as printed, trimmed; get_sr's "(name)" removed
+    std::string note;                   // get_sr's register name
+    bool undecoded = false;             // "<disassembly failed>"
 };
 
 std::string trim(const std::string& s) {
@@ -36,456 +57,1192 @@ bool is_hex(const std::string& s) {
     return true;
 }
 
-// `   1c: 0a05c282             rcp              r1, r1.discard`; nullopt-like
-// (false) for a line that is not an instruction (blank, a shader's name).
+std::string hex(std::uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// `   1c: 0a05c282             rcp              r1, r1.discard`. False for a
+// line that is not an instruction (blank, a section's name).
 bool parse_line(const std::string& raw, unsigned number, ListingLine& out) {
     const std::string s = trim(raw);
     const auto colon = s.find(':');
     if (colon == std::string::npos || !is_hex(s.substr(0, colon))) return false;
     std::istringstream in(s.substr(colon + 1));
     std::string bytes, mnemonic;
-    if (!(in >> bytes) || !is_hex(bytes) || !(in >> mnemonic)) return false;
-    std::string rest;
-    std::getline(in, rest);
-    // get_sr prints the register's meaning in parentheses.
-    if (const auto paren = rest.find('('); paren != std::string::npos) rest = rest.substr(0, paren);
+    if (!(in >> bytes) || !is_hex(bytes) || bytes.size() % 2 != 0) return false;
+    out = ListingLine{};
     out.line = number;
     out.offset = std::strtoull(s.substr(0, colon).c_str(), nullptr, 16);
+    std::string rest;
+    std::getline(in, rest);
+    rest = trim(rest);
+    if (rest.rfind("<disassembly failed>", 0) == 0) {
+        out.undecoded = true;
+        out.mnemonic = "<disassembly failed>";
+        return true;
+    }
+    std::istringstream words(rest);
+    if (!(words >> mnemonic)) return false;
     out.mnemonic = mnemonic;
-    out.operands.clear();
-    std::string item;
+    rest.clear();
+    std::getline(words, rest);
+    // get_sr prints the special register's meaning in parentheses.
+    for (auto open = rest.find('('); open != std::string::npos; open = rest.find('(')) {
+        const auto close = rest.find(')', open);
+        out.note = rest.substr(open + 1,
+                               close == std::string::npos ? std::string::npos : close - open - 1);
+        rest.erase(open, close == std::string::npos ? std::string::npos : close - open + 1);
+    }
     std::istringstream ops(rest);
-    while (std::getline(ops, item, ',')) {
+    for (std::string item; std::getline(ops, item, ',');) {
         item = trim(item);
         if (!item.empty()) out.operands.push_back(item);
     }
     return true;
 }
 
-class Importer {
-  public:
-    Importer(const std::string& path, const ListingLine& l) : path_(path), l_(l) {}
+// ---- operands -----------------------------------------------------------------
 
-    [[noreturn]] void fail(const std::string& why) const {
-        throw InputError(path_ + ":" + std::to_string(l_.line), why);
-    }
-    const std::string& op(std::size_t i) const {
-        if (i >= l_.operands.size())
-            fail("'" + l_.mnemonic + "' needs at least " + std::to_string(i + 1) + " operands");
-        return l_.operands[i];
-    }
-    void expect_count(std::size_t n) const {
-        if (l_.operands.size() != n)
-            fail("'" + l_.mnemonic + "' with " + std::to_string(l_.operands.size()) +
-                 " operands (expected " + std::to_string(n) + ")");
-    }
+// One operand in applegpu's syntax: a register or uniform (or a group of
+// them), an immediate, or a word (a condition, a format, `None`, ...), with
+// its hints and modifiers.
+struct Op {
+    enum class Kind { Reg, Uniform, Imm, Word } kind = Kind::Word;
+    std::string text;  // as printed
+    std::string base;  // without hints and modifiers
+    unsigned components = 0;
+    bool half = false;   // made of 16-bit halves
+    bool high = false;   // a single 16-bit half: the high one
+    unsigned first = 0;  // register number of the first component
+    bool cache = false, discard = false, abs = false, neg = false, sx = false;
 
-    static bool is_register(const std::string& t) {
-        const std::string s = t[0] == '$' ? t.substr(1) : t;
-        return s.size() >= 2 && (s[0] == 'r' || s[0] == 'u') &&
-               std::isdigit(static_cast<unsigned char>(s[1]));
+    bool is_register_like() const { return kind == Kind::Reg || kind == Kind::Uniform; }
+    // Width in bits of a register or uniform operand.
+    unsigned bits() const { return components * (half ? 16u : 32u); }
+    bool is_zero() const { return kind == Kind::Imm && (base == "0" || base == "0.0"); }
+    bool is_integer() const {
+        if (kind != Kind::Imm) return false;
+        char* end = nullptr;
+        std::strtoll(base.c_str(), &end, 0);
+        return *end == '\0';
     }
-    // A register operand in agxsim's spelling: applegpu's `$r2` (old) and
-    // `r2.cache` are the cache hint, `.discard` the discard hint.
-    std::string reg(const std::string& t) const {
-        std::string s = t;
-        bool cache = false, discard = false;
-        if (!s.empty() && s[0] == '$') {
-            cache = true;
-            s = s.substr(1);
-        }
-        std::string base = s;
-        if (const auto dot = s.find('.'); dot != std::string::npos) {
-            base = s.substr(0, dot);
-            std::istringstream mods(s.substr(dot + 1));
-            for (std::string m; std::getline(mods, m, '.');) {
-                if (m == "cache")
-                    cache = true;
-                else if (m == "discard")
-                    discard = true;
-                else
-                    fail("operand modifier '." + m + "' on '" + t + "' has no agxsim equivalent");
+    long long integer() const { return std::strtoll(base.c_str(), nullptr, 0); }
+};
+
+bool parse_component(const std::string& s, char prefix, unsigned& n, bool& half, bool& high) {
+    if (s.size() < 2 || s[0] != prefix) return false;
+    std::string digits = s.substr(1);
+    half = high = false;
+    if (digits.back() == 'l' || digits.back() == 'h') {
+        half = true;
+        high = digits.back() == 'h';
+        digits.pop_back();
+    }
+    if (digits.empty() || digits.size() > 3) return false;
+    for (char c : digits)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    n = static_cast<unsigned>(std::stoul(digits));
+    return true;
+}
+
+Op parse_op(const std::string& text) {
+    Op o;
+    o.text = text;
+    std::string s = text;
+    if (!s.empty() && s[0] == '$') {  // older listings' cache hint
+        o.cache = true;
+        s = s.substr(1);
+    }
+    // Trailing modifiers: ".cache", ".discard", ".abs", ".neg", ".sx".
+    while (true) {
+        const auto dot = s.rfind('.');
+        if (dot == std::string::npos) break;
+        const std::string m = s.substr(dot + 1);
+        if (m == "cache")
+            o.cache = true;
+        else if (m == "discard")
+            o.discard = true;
+        else if (m == "abs")
+            o.abs = true;
+        else if (m == "neg")
+            o.neg = true;
+        else if (m == "sx")
+            o.sx = true;
+        else
+            break;
+        s = s.substr(0, dot);
+    }
+    o.base = s;
+    if (s.empty()) return o;
+    if ((s[0] == 'r' || s[0] == 'u') && s.size() >= 2 &&
+        std::isdigit(static_cast<unsigned char>(s[1]))) {
+        std::istringstream parts(s);
+        bool ok = true;
+        unsigned count = 0;
+        for (std::string piece; std::getline(parts, piece, '_');) {
+            unsigned n = 0;
+            bool half = false, high = false;
+            if (!parse_component(piece, s[0], n, half, high)) {
+                ok = false;
+                break;
             }
+            if (count == 0) {
+                o.first = n;
+                o.half = half;
+                o.high = high;
+            } else if (half != o.half) {
+                ok = false;
+                break;
+            }
+            ++count;
         }
-        return base + (cache ? ".cache" : "") + (discard ? ".discard" : "");
+        if (ok) {
+            o.kind = s[0] == 'r' ? Op::Kind::Reg : Op::Kind::Uniform;
+            o.components = count;
+            return o;
+        }
     }
-    // Any source: a register as above, or an immediate as written.
-    std::string src(const std::string& t) const { return is_register(t) ? reg(t) : t; }
-    // The width of a register operand: 16 for a half, 64 for a pair, else 32.
-    static unsigned width(const std::string& t) {
-        std::string s = t[0] == '$' ? t.substr(1) : t;
-        s = s.substr(0, s.find('.'));
-        if (s.find('_') != std::string::npos) return 64;
-        return (s.back() == 'l' || s.back() == 'h') ? 16 : 32;
+    // A number: decimal or hex integers, decimal floats (float immediates).
+    const char c = s[0];
+    if (std::isdigit(static_cast<unsigned char>(c)) || ((c == '-' || c == '+') && s.size() > 1)) {
+        char* end = nullptr;
+        std::strtod(s.c_str(), &end);
+        char* iend = nullptr;
+        std::strtoll(s.c_str(), &iend, 0);
+        if (*end == '\0' || *iend == '\0') o.kind = Op::Kind::Imm;
     }
-    std::string sized(const std::string& stem, const std::string& dst) const {
-        const unsigned w = width(dst);
-        if (w == 64) fail("'" + l_.mnemonic + "' on a 64-bit register has no agxsim equivalent");
-        return stem + (w == 16 ? "16" : "32");
-    }
-    std::string join(std::size_t from, std::size_t to) const {
-        std::string out;
-        for (std::size_t i = from; i < to; ++i) out += (i > from ? ", " : "") + src(op(i));
-        return out;
+    return o;
+}
+
+// Emitting an operand in agxsim's spelling: one hint at most.
+std::string spelled(const Op& o, const std::string& base) {
+    if (o.kind != Op::Kind::Reg) return base;
+    if (o.discard) return base + ".discard";
+    if (o.cache) return base + ".cache";
+    return base;
+}
+
+// ---- condition names ---------------------------------------------------------
+
+// Older listings print the encodings applegpu had not named yet as numbers
+// (cc | inverted << 3): they are looked up as the names it gives them now.
+std::string int_condition(const std::string& c) {
+    static const std::map<std::string, std::string> m = {
+        {"ueq", "eq"},   {"seq", "eq"},   {"nueq", "ne"}, {"nseq", "ne"},  {"ult", "ult"},
+        {"ugt", "ugt"},  {"slt", "slt"},  {"sgt", "sgt"}, {"ugte", "uge"}, {"ulte", "ule"},
+        {"sgte", "sge"}, {"slte", "sle"}, {"0", "eq"},    {"1", "ult"},    {"2", "ugt"},
+        {"4", "eq"},     {"5", "slt"},    {"6", "sgt"},   {"8", "ne"},     {"9", "uge"},
+        {"10", "ule"},   {"12", "ne"},    {"13", "sge"},  {"14", "sle"}};
+    auto it = m.find(c);
+    return it == m.end() ? "" : it->second;
+}
+std::string float_condition(const std::string& c) {
+    static const std::map<std::string, std::string> m = {
+        {"eq", "eq"},  {"lt", "lt"},  {"gt", "gt"}, {"ltn", "ltn"}, {"gtn", "gtn"}, {"gte", "ge"},
+        {"lte", "le"}, {"neq", "ne"}, {"0", "eq"},  {"1", "lt"},    {"2", "gt"},    {"3", "ltn"},
+        {"5", "ge"},   {"6", "le"},   {"7", "gtn"}, {"8", "ne"}};
+    auto it = m.find(c);
+    return it == m.end() ? "" : it->second;
+}
+
+// ---- one instruction -------------------------------------------------------------
+
+constexpr const char* kScratch = "\x01scratch\x01";  // replaced once every register is known
+
+struct Usage {
+    unsigned halves = 0;  // registers used: r0l .. this many halves
+    std::vector<std::string> uniforms;
+    std::set<std::string> memory_bases;
+    bool scratch = false;
+};
+
+class Ctx {
+  public:
+    Ctx(const std::string& path, const ListingLine& l, Usage& usage,
+        const std::function<std::string(const Ctx&, const std::string&)>& target)
+        : path_(path), l_(l), usage_(usage), target_(target) {
+        for (const auto& t : l.operands) ops_.push_back(parse_op(t));
     }
 
-    static std::string int_cond(const std::string& c) {
-        static const std::map<std::string, std::string> m = {
-            {"ueq", "eq"},   {"seq", "eq"},   {"nueq", "ne"},  {"nseq", "ne"},
-            {"ult", "ult"},  {"ugt", "ugt"},  {"slt", "slt"},  {"sgt", "sgt"},
-            {"ugte", "uge"}, {"ulte", "ule"}, {"sgte", "sge"}, {"slte", "sle"}};
-        auto it = m.find(c);
-        return it == m.end() ? "" : it->second;
+    const ListingLine& line() const { return l_; }
+    std::string where() const { return path_ + ":" + std::to_string(l_.line); }
+    [[noreturn]] void fail(const std::string& why) const { throw InputError(where(), why); }
+
+    std::size_t count() const { return ops_.size(); }
+    void need(std::size_t lo, std::size_t hi) const {
+        if (ops_.size() < lo || ops_.size() > hi)
+            fail(
+                "'" + l_.mnemonic + "' with " + std::to_string(ops_.size()) +
+                " operands (applegpu prints " +
+                (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                ")");
     }
-    static std::string float_cond(const std::string& c) {
-        static const std::map<std::string, std::string> m = {
-            {"eq", "eq"},   {"lt", "lt"},  {"gt", "gt"},  {"ltn", "ltn"},
-            {"gtn", "gtn"}, {"gte", "ge"}, {"lte", "le"}, {"neq", "ne"}};
-        auto it = m.find(c);
-        return it == m.end() ? "" : it->second;
+    void need(std::size_t n) const { need(n, n); }
+    const Op& op(std::size_t i) const {
+        if (i >= ops_.size())
+            fail("'" + l_.mnemonic + "' needs at least " + std::to_string(i + 1) + " operands");
+        return ops_[i];
     }
-    std::string cond(const std::string& c, bool is_float) const {
-        const std::string r = is_float ? float_cond(c) : int_cond(c);
-        if (r.empty())
-            fail("condition '" + c + "' has no agxsim equivalent (" +
-                 (is_float ? "eq lt gt ltn gtn gte lte neq"
-                           : "ueq seq nueq nseq ult ugt slt sgt ugte ulte sgte slte") +
-                 ")");
-        return r;
+    const std::string& word(std::size_t i) const { return op(i).text; }
+
+    // A destination register (hints kept: agxsim takes `.cache` on one).
+    std::string dst(std::size_t i) {
+        const Op& o = op(i);
+        if (o.kind != Op::Kind::Reg)
+            fail("destination '" + o.text + "' of '" + l_.mnemonic + "' is not a register");
+        no_modifiers(o, false);
+        return reg(o);
     }
+    // A source of an integer or bitwise operation of `width` bits: `.sx`
+    // (sign extension) is dropped when it changes nothing (the operand is as
+    // wide as the operation); float modifiers are refused.
+    std::string isrc(std::size_t i, unsigned width) {
+        const Op& o = op(i);
+        if (o.sx && o.is_register_like() && o.bits() < width)
+            fail("'" + o.text + "': sign-extending a " + std::to_string(o.bits()) +
+                 "-bit source into a " + std::to_string(width) +
+                 "-bit operation has no agxsim form");
+        no_modifiers(o, true);
+        return any(o);
+    }
+    // A source of a float operation: `.abs` and `.neg` have no agxsim form.
+    std::string fsrc(std::size_t i) {
+        const Op& o = op(i);
+        no_modifiers(o, false);
+        return any(o);
+    }
+    // Any register, uniform or immediate, as written (hints kept).
+    std::string any(const Op& o) {
+        if (o.kind == Op::Kind::Word)
+            fail("operand '" + o.text + "' of '" + l_.mnemonic + "' has no agxsim equivalent");
+        if (o.kind == Op::Kind::Reg) return reg(o);
+        if (o.kind == Op::Kind::Uniform) note_uniform(o.base);
+        return o.base;
+    }
+    std::string reg(const Op& o) { return reg(o, o.base); }
+    // `base` spelled with o's hint, counted among the registers used.
+    std::string reg(const Op& o, const std::string& base) {
+        const Op b = parse_op(base);
+        const unsigned first_half = b.half ? b.first * 2 + (b.high ? 1 : 0) : b.first * 2;
+        const unsigned halves = b.half ? b.components : 2 * b.components;
+        usage_.halves = std::max(usage_.halves, first_half + halves);
+        return spelled(o, base);
+    }
+    void note_uniform(const std::string& u) {
+        if (std::find(usage_.uniforms.begin(), usage_.uniforms.end(), u) == usage_.uniforms.end())
+            usage_.uniforms.push_back(u);
+    }
+    void memory_base(const std::string& u) { usage_.memory_bases.insert(u); }
+    void use_halves(unsigned n) { usage_.halves = std::max(usage_.halves, n); }
+    std::string scratch() {
+        usage_.scratch = true;
+        return kScratch;
+    }
+
+    void no_modifiers(const Op& o, bool sx_allowed) const {
+        if (o.abs || o.neg)
+            fail("'" + o.text + "': the float source modifier '." + (o.abs ? "abs" : "neg") +
+                 "' has no agxsim equivalent");
+        if (o.sx && !sx_allowed)
+            fail("'" + o.text + "': sign extension ('.sx') has no agxsim form here");
+    }
+
+    std::string target(const std::string& t) const { return target_(*this, t); }
+
+    bool is_branch = false;  // the line names a label (not checked against the catalogue)
 
   private:
     const std::string& path_;
     const ListingLine& l_;
+    Usage& usage_;
+    const std::function<std::string(const Ctx&, const std::string&)>& target_;
+    std::vector<Op> ops_;
 };
 
-// Memory operands common to applegpu's device/threadgroup loads and stores,
-// picked by kind: the data format, the first register (data), the next
-// operand (base), the next (offset), `signed`/`unsigned`, `lsl N`.
-struct MemoryOperands {
-    std::string format, data, base, offset;
-    bool unsigned_offset = false;
-    unsigned shift = 0;
-    int wait_group = -1;  // the integer before the format (device memory)
-};
+using Handler = std::function<std::string(Ctx&)>;
 
-MemoryOperands memory_operands(const Importer& im, const std::vector<std::string>& ops) {
-    static const std::set<std::string> kFormats = {"i8",      "i16",    "i32",      "f16",
-                                                   "u8norm",  "s8norm", "u16norm",  "s16norm",
-                                                   "rgb10a2", "srgba8", "rg11b10f", "rgb9e5"};
-    MemoryOperands m;
-    std::size_t i = 0;
-    for (; i < ops.size(); ++i)
-        if (kFormats.count(ops[i]) || kFormats.count(ops[i].substr(0, ops[i].find('.')))) break;
-    if (i == ops.size()) im.fail("no data format (i8, i16, i32, ...) among the operands");
-    m.format = ops[i];
-    if (m.format != "i8" && m.format != "i16" && m.format != "i32")
-        im.fail("memory format '" + m.format + "' has no agxsim equivalent (i8, i16, i32)");
-    if (i > 0) {
-        char* end = nullptr;
-        const long g = std::strtol(ops[i - 1].c_str(), &end, 0);
-        if (*end == '\0') m.wait_group = static_cast<int>(g);
-    }
-    std::vector<std::string> rest;
-    for (std::size_t k = i + 1; k < ops.size(); ++k) {
-        const std::string& t = ops[k];
-        if (t == "signed" || t == "unsigned") {
-            m.unsigned_offset = t == "unsigned";
-        } else if (t.rfind("lsl", 0) == 0) {
-            m.shift = static_cast<unsigned>(std::strtoul(t.substr(3).c_str(), nullptr, 0));
-        } else if (m.data.empty()) {
-            if (!Importer::is_register(t))
-                continue;  // the mask (x, xy, ...) or a register-size word
-            m.data = im.reg(t);
-        } else {
-            rest.push_back(t);
-        }
-    }
-    if (m.data.empty() || rest.size() < 2)
-        im.fail("cannot find the data, base and offset operands");
-    m.base = im.src(rest[0]);
-    m.offset = im.src(rest[1]);
-    return m;
+// `lsl N` as a trailing operand (iadd, imadd, memory): N, or 0 if absent.
+unsigned lsl_of(const Ctx& c, std::size_t i) {
+    if (i >= c.count()) return 0;
+    const std::string& t = c.word(i);
+    if (t.rfind("lsl", 0) != 0) c.fail("expected 'lsl N', got '" + t + "'");
+    return static_cast<unsigned>(std::strtoul(t.c_str() + 3, nullptr, 0));
 }
 
-std::string hex(std::uint64_t v) {
-    std::ostringstream o;
-    o << "0x" << std::hex << v;
-    return o.str();
+// `mask 0xFF` (bit-field instructions): the field's bit count, 0 (all 32)
+// when absent.
+unsigned field_bits(const Ctx& c, std::size_t i) {
+    if (i >= c.count()) return 0;
+    const std::string& t = c.word(i);
+    if (t.rfind("mask", 0) != 0) c.fail("expected 'mask 0x...', got '" + t + "'");
+    const unsigned long long m = std::strtoull(t.c_str() + 4, nullptr, 0);
+    unsigned bits = 0;
+    while (bits < 64 && ((m >> bits) & 1u)) ++bits;
+    if (bits == 0 || bits > 32 || (bits < 64 && (m >> bits) != 0))
+        c.fail("'" + t + "' is not a low-bits mask");
+    return bits == 32 ? 0 : bits;
+}
+
+std::string width_suffix(const Ctx& c, const Op& d, const std::string& what) {
+    if (d.kind != Op::Kind::Reg)
+        c.fail("destination '" + d.text + "' of '" + c.line().mnemonic + "' is not a register");
+    if (d.bits() == 16) return "16";
+    if (d.bits() == 32) return "32";
+    c.fail("a " + std::to_string(d.bits()) + "-bit " + what + " has no agxsim equivalent");
+}
+
+// The signedness of a multiply's (or saturating add's) sources: `.sx` on every register source,
+// or on none (immediates are zero-extended 8-bit values either way).
+bool multiply_signed(const Ctx& c, std::initializer_list<std::size_t> sources) {
+    int with = 0, without = 0;
+    for (std::size_t i : sources) {
+        const Op& o = c.op(i);
+        if (!o.is_register_like()) continue;
+        (o.sx ? with : without)++;
+    }
+    if (with && without)
+        c.fail(
+            "one source sign-extended ('.sx') and one not: agxsim takes both sources signed "
+            "or both unsigned");
+    return with > 0;
+}
+
+// ---- memory ------------------------------------------------------------------------
+
+// A device or threadgroup access, from any of applegpu's printed forms:
+//   now:   G, FMT, MASK, R, A, O, signed|unsigned[, lsl S][, U]
+//   2022:  G, FMT, single|pair|triple|quad, R, A, O, signed|unsigned[, lsl S]
+//   2021:  U, G, U, U, U, FMT, MASK, R, A, O, signed|unsigned[, lsl S]
+//   README: U, G, FMT, MASK, U, R, A, O[, lsl S]   (the first U's bit 0: unsigned)
+//   threadgroup: FMT, MASK, R, A, O
+struct Access {
+    std::string format;  // i8 i16 i32
+    std::size_t data = 0, base = 0, offset = 0;
+    int wait_group = -1;
+    bool unsigned_offset = false;
+    unsigned shift = 0;
+};
+
+Access access(const Ctx& c) {
+    static const std::set<std::string> kFormats = {
+        "i8",      "i16",     "i32",    "f16",      "u8norm", "s8norm",       "u16norm",
+        "s16norm", "rgb10a2", "srgba8", "rg11b10f", "rgb9e5", "rg11b10f.rtz", "rgb9e5.rtz"};
+    Access a;
+    std::size_t f = 0;
+    while (f < c.count() && !kFormats.count(c.word(f))) {
+        if (!c.op(f).is_integer())
+            c.fail("memory format '" + c.word(f) + "' has no agxsim equivalent (i8, i16, i32)");
+        ++f;
+    }
+    if (f == c.count()) c.fail("no memory format (i8, i16, i32) among the operands");
+    std::vector<long long> leading;
+    for (std::size_t i = 0; i < f; ++i) leading.push_back(c.op(i).integer());
+    if (leading.size() == 1) a.wait_group = static_cast<int>(leading[0]);
+    if (leading.size() >= 2) a.wait_group = static_cast<int>(leading[1]);
+    if (leading.size() == 2) a.unsigned_offset = (leading[0] & 1) != 0;
+
+    // Between the format and the data registers: the mask (and in the
+    // README's form an unknown field).
+    std::size_t d = f + 1;
+    std::vector<std::string> between;
+    while (d < c.count() && c.op(d).kind != Op::Kind::Reg) between.push_back(c.word(d++));
+    if (d == c.count()) c.fail("no data registers (the mask selects none)");
+    a.data = d;
+    static const std::map<std::string, unsigned> kContiguous = {
+        {"x", 1},      {"xy", 2},   {"xyz", 3}, {"xyzw", 4}, {"single", 1}, {"pair", 2},
+        {"triple", 3}, {"quad", 4}, {"1", 1},   {"3", 2},    {"7", 3},      {"15", 4}};
+    if (!between.empty()) {
+        auto it = kContiguous.find(between[0]);
+        if (it == kContiguous.end())
+            c.fail("mask '" + between[0] +
+                   "' skips elements in memory: agxsim moves consecutive elements");
+        if (it->second != c.op(d).components)
+            c.fail("mask '" + between[0] + "' and '" + c.word(d) + "' differ in their count");
+    }
+    if (d + 2 >= c.count()) c.fail("cannot find the base and offset operands");
+    a.base = d + 1;
+    a.offset = d + 2;
+    for (std::size_t i = d + 3; i < c.count(); ++i) {
+        const std::string& t = c.word(i);
+        if (t == "signed" || t == "unsigned") {
+            a.unsigned_offset = t == "unsigned";
+        } else if (t.rfind("lsl", 0) == 0) {
+            a.shift = lsl_of(c, i);
+        } else if (!c.op(i).is_integer()) {
+            c.fail("operand '" + t + "' of '" + c.line().mnemonic + "' has no agxsim equivalent");
+        }
+    }
+    a.format = c.word(f);
+    const Op& data = c.op(d);
+    if (a.format == "f16") {
+        // Raw 16-bit values into 16-bit registers (applegpu: not converted).
+        if (!data.half)
+            c.fail("format 'f16' into 32-bit registers has no agxsim equivalent (i8, i16, i32)");
+        a.format = "i16";
+    }
+    if (a.format != "i8" && a.format != "i16" && a.format != "i32")
+        c.fail("memory format '" + a.format + "' has no agxsim equivalent (i8, i16, i32)");
+    if (a.format == "i32" && data.half) c.fail("format 'i32' into 16-bit registers");
+    return a;
+}
+
+// `format=` when the format is not the data registers' own width.
+std::string format_attr(const Access& a, const Op& data) {
+    const std::string natural = data.half ? "i16" : "i32";
+    return a.format == natural ? "" : " format=" + a.format;
+}
+
+// A threadgroup base or offset: 32-bit registers or immediates in agxsim;
+// applegpu's are 16-bit registers, uniforms or immediates.
+std::string threadgroup_address(Ctx& c, std::size_t i, const char* what) {
+    const Op& o = c.op(i);
+    if (o.is_register_like() && o.bits() != 32)
+        c.fail("threadgroup " + std::string(what) + " '" + o.text + "' is a " +
+               std::to_string(o.bits()) +
+               "-bit register: agxsim's threadgroup memory takes 32-bit ones (or an immediate)");
+    return c.isrc(i, 32);
+}
+
+// ---- the mnemonic table ---------------------------------------------------------
+
+const std::unordered_map<std::string, Handler>& handlers() {
+    static const std::unordered_map<std::string, Handler> table = [] {
+        std::unordered_map<std::string, Handler> h;
+
+        // Float arithmetic: same operands; agxsim's width rules decide the rest.
+        auto float_op = [](std::string agx, std::size_t sources) {
+            return [agx, sources](Ctx& c) {
+                c.need(1 + sources);
+                std::string s = agx + " " + c.dst(0);
+                for (std::size_t i = 1; i <= sources; ++i) s += ", " + c.fsrc(i);
+                return s;
+            };
+        };
+        for (const char* m : {"fadd32", "fmul32", "fadd16", "fmul16"}) h[m] = float_op(m, 2);
+        for (const char* m : {"fmadd32", "fmadd16"}) h[m] = float_op(m, 3);
+        // Older listings: fadd/fmul/fmadd are the 32-bit operations.
+        h["fadd"] = float_op("fadd32", 2);
+        h["fmul"] = float_op("fmul32", 2);
+        h["fmadd"] = float_op("fmadd32", 3);
+        for (const char* m : {"floor", "ceil", "trunc", "rint", "sin_pt_1", "sin_pt_2"})
+            h[m] = float_op(m, 1);
+        // The special functions print no width: the destination's.
+        for (const char* m : {"rcp", "rsqrt", "exp2", "log2"}) {
+            const std::string stem = m;
+            h[m] = [stem](Ctx& c) {
+                c.need(2);
+                const std::string w = width_suffix(c, c.op(0), stem);
+                const std::string agx =
+                    stem == "exp2" || stem == "log2" ? stem + "_" + w : stem + w;
+                return agx + " " + c.dst(0) + ", " + c.fsrc(1);
+            };
+        }
+        // The earliest listings print sin_pt_1/2 as funop with their opcode.
+        h["funop"] = [](Ctx& c) {
+            c.need(3);
+            const std::string& code = c.word(2);
+            std::string agx;
+            if (code == "0b001010") agx = "sin_pt_1";
+            if (code == "0b001110") agx = "sin_pt_2";
+            if (agx.empty()) c.fail("funop " + code + " has no agxsim equivalent");
+            return agx + " " + c.dst(0) + ", " + c.fsrc(1);
+        };
+
+        // Integer add/subtract: D, A, B[, lsl S]; B shifted, negated for isub.
+        auto iadd = [](bool sub) {
+            return [sub](Ctx& c) {
+                c.need(3, 4);
+                const unsigned shift = lsl_of(c, 3);
+                const std::string w = width_suffix(c, c.op(0), "integer add");
+                const unsigned bits = w == "16" ? 16 : 32;
+                if (shift > 4)
+                    c.fail("'lsl " + std::to_string(shift) +
+                           "': applegpu's shift of 5 or more drops the second source; agxsim "
+                           "shifts by 0 to 4");
+                const bool saturate = c.line().mnemonic.find(".sat") != std::string::npos;
+                std::string s;
+                if (saturate && shift == 0) {  // applegpu saturates only without a shift
+                    if (sub) c.fail("a saturating subtract has no agxsim equivalent");
+                    if (bits != 32) c.fail("a 16-bit saturating add has no agxsim equivalent");
+                    const bool sgn = multiply_signed(c, {1, 2});
+                    s = "iaddsat32 " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + c.isrc(2, 32);
+                    if (sgn) s += " signed=1";
+                    return s;
+                }
+                s = "iadd" + w + " " + c.dst(0) + ", " + c.isrc(1, bits) + ", " + c.isrc(2, bits);
+                if (sub) s += " neg=1";
+                if (shift) s += " shift=" + std::to_string(shift);
+                return s;
+            };
+        };
+        h["iadd"] = h["iadd.sat"] = iadd(false);
+        h["isub"] = h["isub.sat"] = iadd(true);
+
+        // Integer multiply-add: D, A, B, C[, lsl S]; D = A * B + (C << S).
+        auto imadd = [](bool sub) {
+            return [sub](Ctx& c) {
+                c.need(4, 5);
+                if (c.line().mnemonic.find(".sat") != std::string::npos)
+                    c.fail("a saturating multiply-add has no agxsim equivalent");
+                const unsigned shift = lsl_of(c, 4);
+                if (shift > 4)
+                    c.fail("'lsl " + std::to_string(shift) + "': agxsim shifts by 0 to 4");
+                const Op& d = c.op(0);
+                if (d.kind != Op::Kind::Reg)
+                    c.fail("destination '" + d.text + "' is not a register");
+                const bool narrow_sources = (c.op(1).is_register_like() && c.op(1).bits() == 16) ||
+                                            (c.op(2).is_register_like() && c.op(2).bits() == 16);
+                std::string s;
+                if (d.bits() == 64 || (d.bits() == 32 && narrow_sources)) {
+                    // 32x32 + 64 -> 64, or 16x16 + 32 -> 32: agxsim's wide forms.
+                    const bool wide = d.bits() == 64;
+                    if (sub || shift)
+                        c.fail(std::string(wide ? "a 64-bit" : "a 16x16+32-bit") +
+                               " multiply-add with " + (sub ? "imsub" : "a shift") +
+                               " has no agxsim equivalent");
+                    const bool sgn = multiply_signed(c, {1, 2});
+                    const unsigned in = wide ? 32 : 16;
+                    s = std::string(wide ? "imadd32x64 " : "imadd16x32 ") + c.dst(0) + ", " +
+                        c.isrc(1, in) + ", " + c.isrc(2, in) + ", " + c.isrc(3, d.bits());
+                    if (sgn) s += " signed=1";
+                    return s;
+                }
+                const std::string w = width_suffix(c, d, "integer multiply-add");
+                const unsigned bits = w == "16" ? 16 : 32;
+                // The low half of a product does not depend on sign extension.
+                s = "imadd" + w + " " + c.dst(0) + ", " + c.isrc(1, bits) + ", " + c.isrc(2, bits) +
+                    ", " + c.isrc(3, bits);
+                if (sub) s += " neg=1";
+                if (shift) s += " shift=" + std::to_string(shift);
+                return s;
+            };
+        };
+        h["imadd"] = h["imadd.sat"] = imadd(false);
+        h["imsub"] = h["imsub.sat"] = imadd(true);
+
+        // Bitwise: the aliases applegpu prints for a truth table, and the table.
+        auto bitop = [](std::string name) {
+            return [name](Ctx& c) {
+                c.need(3);
+                const std::string w = width_suffix(c, c.op(0), "bitwise operation");
+                const unsigned bits = w == "16" ? 16 : 32;
+                return "bitop" + w + " " + c.dst(0) + ", " + c.isrc(1, bits) + ", " +
+                       c.isrc(2, bits) + " op=" + name;
+            };
+        };
+        for (const char* m : {"and", "or", "xor", "nand", "nor", "xnor"}) h[m] = bitop(m);
+        h["not"] = [](Ctx& c) {
+            c.need(2);
+            const std::string w = width_suffix(c, c.op(0), "bitwise operation");
+            return "bitop" + w + " " + c.dst(0) + ", " + c.isrc(1, w == "16" ? 16 : 32) +
+                   ", 0 op=not_a";
+        };
+        // mov: the bitop alias (now), or the immediate move (older listings):
+        // both write the source's value, zero-extended.
+        auto mov = [](Ctx& c, std::size_t d, std::size_t a) {
+            return "mov " + c.dst(d) + ", " + c.isrc(a, 64);
+        };
+        h["mov"] = [mov](Ctx& c) {
+            c.need(2);
+            return mov(c, 0, 1);
+        };
+        h["bitop_mov"] = h["mov"];
+        // Tables 0011 and 1100: applegpu's emulation (tested on hardware)
+        // writes A.
+        h["bitop_mov_a"] = [mov](Ctx& c) {
+            c.need(4);
+            return mov(c, 1, 2);
+        };
+        h["bitop"] = [mov](Ctx& c) {
+            c.need(4);
+            const std::string& tt = c.word(0);
+            if (tt.size() != 4 || tt.find_first_not_of("01") != std::string::npos)
+                c.fail("truth table '" + tt + "' (4 binary digits expected)");
+            unsigned table = 0;
+            for (unsigned i = 0; i < 4; ++i) table |= static_cast<unsigned>(tt[i] - '0') << i;
+            if (table == 3 || table == 12) return mov(c, 1, 2);
+            static const std::map<unsigned, std::string> names = {
+                {0, "zero"}, {1, "nor"},  {2, "andn"}, {5, "not_a"}, {6, "xor"}, {7, "nand"},
+                {8, "and"},  {9, "xnor"}, {10, "a"},   {11, "orn"},  {14, "or"}, {15, "ones"}};
+            const std::string w = width_suffix(c, c.op(1), "bitwise operation");
+            const unsigned bits = w == "16" ? 16 : 32;
+            const std::string d = c.dst(1), a = c.isrc(2, bits), b = c.isrc(3, bits);
+            // ~a & b and ~a | b are andn and orn with the sources swapped.
+            if (table == 4) return "bitop" + w + " " + d + ", " + b + ", " + a + " op=andn";
+            if (table == 13) return "bitop" + w + " " + d + ", " + b + ", " + a + " op=orn";
+            return "bitop" + w + " " + d + ", " + a + ", " + b + " op=" + names.at(table);
+        };
+
+        // Shifts and bit fields: D, A, B, C[, mask M] (applegpu's operands).
+        h["bfi"] = [](Ctx& c) {  // (A & ~(M << C)) | ((B & M) << C)
+            c.need(4, 5);
+            const unsigned bits = field_bits(c, 4);
+            if (c.op(1).is_zero() && bits == 0)
+                return "shl " + c.dst(0) + ", " + c.isrc(2, 32) + ", " + c.isrc(3, 32);
+            return "bfi " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + c.isrc(2, 32) + ", " +
+                   c.isrc(3, 32) + ", " + std::to_string(bits);
+        };
+        h["bfeil"] = [](Ctx& c) {  // (A & ~M) | ((B >> C) & M)
+            c.need(4, 5);
+            const unsigned bits = field_bits(c, 4);
+            if (bits == 0)  // every bit from B: A does not matter
+                return "shr " + c.dst(0) + ", " + c.isrc(2, 32) + ", " + c.isrc(3, 32);
+            if (!c.op(1).is_zero())
+                c.fail("bfeil inserting into '" + c.word(1) +
+                       "' (not 0) has no agxsim equivalent: agxsim's bfeil only extracts");
+            return "bfeil " + c.dst(0) + ", " + c.isrc(2, 32) + ", " + c.isrc(3, 32) + ", " +
+                   std::to_string(bits);
+        };
+        h["extr"] = [](Ctx& c) {  // ((B:A) >> C) & M
+            c.need(4, 5);
+            if (field_bits(c, 4) != 0) c.fail("extr with a mask has no agxsim equivalent");
+            return "extr " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + c.isrc(2, 32) + ", " +
+                   c.isrc(3, 32);
+        };
+        h["asr"] = [](Ctx& c) {
+            c.need(3);
+            return "asr " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + c.isrc(2, 32);
+        };
+        for (const char* m : {"shlhi", "shrhi", "asrh"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) -> std::string {
+                c.fail("applegpu's '" + mm +
+                       "' (a shift of the high half with insert) is not agxsim's '" + mm +
+                       "' (a 16-bit shift): no agxsim equivalent");
+            };
+        }
+        for (const char* m : {"popcount", "bitrev", "ffs"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                c.need(2);
+                return mm + " " + c.dst(0) + ", " + c.isrc(1, 32);
+            };
+        }
+        h["intl"] = [](Ctx& c) {
+            c.need(3);
+            return "intl " + c.dst(0) + ", " + c.isrc(1, 16) + ", " + c.isrc(2, 16);
+        };
+
+        h["convert"] = [](Ctx& c) {
+            c.need(4);
+            const std::string& mode = c.word(0);
+            const bool to_float = mode == "u32_to_f" || mode == "s32_to_f";
+            if (!to_float && mode != "f_to_u32" && mode != "f_to_s32")
+                c.fail("convert mode '" + mode +
+                       "' has no agxsim equivalent (u32_to_f s32_to_f f_to_u32 f_to_s32)");
+            // agxsim rounds int -> float to nearest even and float -> int
+            // toward zero; older listings print rte as 1 and rtz as 0.
+            std::string round = c.word(3);
+            if (round == "1") round = "rte";
+            if (round == "0") round = "rtz";
+            if (round != (to_float ? "rte" : "rtz"))
+                c.fail("convert " + mode + " rounding '" + c.word(3) + "': agxsim models " +
+                       (to_float ? "rte" : "rtz") + " only");
+            return "convert " + c.dst(1) + ", " + c.isrc(2, 32) + " mode=" + mode;
+        };
+
+        // Compare and select: CC, D, A, B, X, Y.
+        h["icmpsel"] = [](Ctx& c) {
+            c.need(6);
+            const std::string cc = int_condition(c.word(0));
+            if (cc.empty())
+                c.fail("integer condition '" + c.word(0) + "' has no agxsim equivalent");
+            const std::string w = width_suffix(c, c.op(1), "compare-select");
+            const unsigned bits = w == "16" ? 16 : 32;
+            return "icmpsel" + w + " " + c.dst(1) + ", " + c.isrc(2, bits) + ", " +
+                   c.isrc(3, bits) + ", " + c.isrc(4, bits) + ", " + c.isrc(5, bits) + " cc=" + cc;
+        };
+        h["fcmpsel"] = [](Ctx& c) {
+            c.need(6);
+            const std::string cc = float_condition(c.word(0));
+            if (cc.empty()) c.fail("float condition '" + c.word(0) + "' has no agxsim equivalent");
+            const std::string w = width_suffix(c, c.op(1), "compare-select");
+            std::string s = "fcmpsel" + w + " " + c.dst(1) + ", " + c.fsrc(2) + ", " + c.fsrc(3);
+            // X and Y are copied as bits: an immediate is a raw 8-bit value.
+            // agxsim reads 16-bit float operations' immediates as binary32
+            // and rounds them to binary16, so write the half whose bits it is.
+            for (std::size_t i = 4; i < 6; ++i) {
+                const Op& o = c.op(i);
+                if (w == "16" && o.is_integer() && o.integer() != 0) {
+                    char buf[64];
+                    std::snprintf(buf, sizeof buf, "%.17g",
+                                  static_cast<double>(o.integer()) / 16777216.0);
+                    s += std::string(", ") + buf;
+                } else {
+                    s += ", " + c.isrc(i, w == "16" ? 16 : 32);
+                }
+            }
+            return s + " cc=" + cc;
+        };
+
+        // Execution-mask stack: r0l, CC, A, B, N. agxsim compares 32-bit values.
+        auto stack_op = [](std::string m) {
+            return [m](Ctx& c) {
+                c.need(5);
+                const Op& d = c.op(0);
+                if (d.base != "r0l")
+                    c.fail("'" + m + "' on '" + d.text +
+                           "': agxsim keeps the exec-mask stack in r0l");
+                const bool is_float = m.find("fcmp") != std::string::npos;
+                const std::string cc =
+                    is_float ? float_condition(c.word(1)) : int_condition(c.word(1));
+                if (cc.empty())
+                    c.fail(std::string(is_float ? "float" : "integer") + " condition '" +
+                           c.word(1) + "' has no agxsim equivalent");
+                for (std::size_t i = 2; i < 4; ++i)
+                    if (c.op(i).is_register_like() && c.op(i).bits() != 32)
+                        c.fail("'" + c.word(i) + "': agxsim's " + m +
+                               " compares 32-bit values (a 16-bit operand has no form there)");
+                c.use_halves(1);
+                const std::string a = is_float ? c.fsrc(2) : c.isrc(2, 32);
+                const std::string b = is_float ? c.fsrc(3) : c.isrc(3, 32);
+                return m + " " + a + ", " + b + " cc=" + cc + " n=" + c.word(4);
+            };
+        };
+        for (const char* m :
+             {"if_icmp", "if_fcmp", "else_icmp", "else_fcmp", "while_icmp", "while_fcmp"})
+            h[m] = stack_op(m);
+        auto exec_r0l = [](const Ctx& c) {
+            if (c.op(0).base != "r0l")
+                c.fail("'" + c.line().mnemonic + "' on '" + c.word(0) +
+                       "': agxsim keeps the exec-mask stack in r0l");
+        };
+        // applegpu's aliases of if_fcmp r0l, eq, 0.0, 0.0, n (a compare that holds).
+        h["push_exec"] = [exec_r0l](Ctx& c) {
+            c.need(2);
+            exec_r0l(c);
+            c.use_halves(1);
+            return "if_fcmp 0.0, 0.0 cc=eq n=" + c.word(1);
+        };
+        h["update_exec"] = [exec_r0l](Ctx& c) {
+            c.need(1);
+            exec_r0l(c);
+            c.use_halves(1);
+            return std::string("if_fcmp 0.0, 0.0 cc=eq n=0");
+        };
+        h["else_exec"] = [exec_r0l](Ctx& c) {
+            c.need(2);
+            exec_r0l(c);
+            c.use_halves(1);
+            return "else_icmp 0, 0 cc=eq n=" + c.word(1);
+        };
+        h["pop_exec"] = [exec_r0l](Ctx& c) {
+            c.need(2);
+            exec_r0l(c);
+            c.use_halves(1);
+            return "pop_exec " + c.word(1);
+        };
+
+        // Branches: absolute offsets, as the disassembler prints them.
+        for (const char* m : {"jmp_exec_any", "jmp_exec_none"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                c.need(1);
+                c.is_branch = true;
+                return mm + " " + c.target(c.word(0));
+            };
+        }
+        h["call"] = [](Ctx& c) {
+            c.need(1);
+            c.use_halves(4);  // the link register r1
+            if (c.op(0).kind == Op::Kind::Reg) return "call " + c.reg(c.op(0));
+            c.is_branch = true;
+            return "call " + c.target(c.word(0));
+        };
+        h["ret"] = [](Ctx& c) {
+            c.need(1);
+            return "ret " + c.reg(c.op(0));
+        };
+        h["stop"] = [](Ctx& c) {
+            c.need(0);
+            return std::string("stop");
+        };
+        h["wait"] = [](Ctx& c) {
+            c.need(1);
+            return "wait " + c.word(0);
+        };
+        h["threadgroup_barrier"] = [](Ctx& c) {
+            c.need(0);
+            return std::string("threadgroup_barrier");
+        };
+        // Its operands name the memory kinds and scope; agxsim's barrier has
+        // no effect of its own (ordering comes from issue order).
+        h["memory_barrier"] = [](Ctx&) { return std::string("memory_barrier"); };
+
+        h["get_sr"] = [](Ctx& c) {
+            c.need(2);
+            const std::string& sr = c.word(1);
+            if (sr.rfind("sr", 0) != 0) c.fail("'" + sr + "' is not a special register");
+            const unsigned n = static_cast<unsigned>(std::strtoul(sr.c_str() + 2, nullptr, 10));
+            if (!is_special_register(n))
+                c.fail("special register " + sr +
+                       (c.line().note.empty() ? "" : " (" + c.line().note + ")") +
+                       " is not one agxsim models (traces/KERNEL.md, \"Special registers\")");
+            return "get_sr " + c.dst(0) + ", " + sr;
+        };
+        h["mov_imm"] = [](Ctx& c) {
+            c.need(2, 3);
+            if (c.count() == 3 && c.word(2) != "0b0" && c.word(2) != "0")
+                c.fail(
+                    "mov_imm's kill-helper-invocations flag (a fragment-shader feature) has "
+                    "no agxsim equivalent");
+            if (!c.op(1).is_integer()) c.fail("mov_imm of '" + c.word(1) + "'");
+            return "mov_imm " + c.dst(0) + ", " + c.word(1);
+        };
+
+        // SIMD shuffles: D, A, B (B a 16-bit lane, delta or mask).
+        // agxsim's simd_shuffle and _xor read only B's low 5 bits
+        // (quad_shuffle its low 2), so B's low half rNl reads as rN.
+        auto low_bits_index = [](Ctx& c, std::size_t i) -> std::string {
+            const Op& o = c.op(i);
+            if (o.is_register_like() && o.half && o.components == 1) {
+                if (o.high)
+                    c.fail("lane operand '" + o.text +
+                           "' (a high half) has no agxsim form: agxsim's shuffles take a 32-bit "
+                           "lane operand");
+                const std::string whole = std::string(1, o.base[0]) + std::to_string(o.first);
+                if (o.kind == Op::Kind::Uniform) {
+                    c.note_uniform(whole);
+                    return whole;
+                }
+                return c.reg(o, whole);
+            }
+            return c.isrc(i, 32);
+        };
+        for (const char* m : {"simd_shuffle", "simd_shuffle_xor", "quad_shuffle"}) {
+            const std::string mm = m;
+            h[m] = [mm, low_bits_index](Ctx& c) {
+                c.need(3);
+                return mm + " " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + low_bits_index(c, 2);
+            };
+        }
+        for (const char* m : {"simd_shuffle_up", "simd_shuffle_down"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                c.need(3);
+                if (c.op(2).is_register_like())
+                    c.fail("delta '" + c.word(2) + "' in a register: agxsim's " + mm +
+                           " takes a 32-bit delta and applegpu's is 16-bit (an immediate maps)");
+                return mm + " " + c.dst(0) + ", " + c.isrc(1, 32) + ", " + c.isrc(2, 32);
+            };
+        }
+        // applegpu's rotate_up reads lane - delta; agxsim's simd_shuffle_rotate
+        // reads lane + delta (mod 32): an immediate delta maps as 32 - delta.
+        h["simd_shuffle_rotate_up"] = [](Ctx& c) {
+            c.need(3);
+            if (!c.op(2).is_integer())
+                c.fail("delta '" + c.word(2) +
+                       "' in a register: applegpu's rotate_up reads lane - delta and agxsim's "
+                       "simd_shuffle_rotate lane + delta, so only an immediate delta maps");
+            const long long delta = (32 - (c.op(2).integer() & 31)) & 31;
+            return "simd_shuffle_rotate " + c.dst(0) + ", " + c.isrc(1, 32) + ", " +
+                   std::to_string(delta);
+        };
+        h["simd_matrix_fmadd32"] = [](Ctx& c) {
+            c.need(4);
+            return "simd_matrix_fmadd32 " + c.dst(0) + ", " + c.fsrc(1) + ", " + c.fsrc(2) + ", " +
+                   c.fsrc(3);
+        };
+        // Two halves rNl_rNh: agxsim's 32-bit register rN.
+        h["simd_matrix_fmadd16"] = [](Ctx& c) {
+            c.need(4);
+            std::string s = "simd_matrix_fmadd16 ";
+            for (std::size_t i = 0; i < 4; ++i) {
+                const Op& o = c.op(i);
+                std::string t;
+                if (o.is_register_like() && o.half && o.components == 2) {
+                    c.no_modifiers(o, false);
+                    if (o.high)
+                        c.fail("'" + o.text +
+                               "' straddles two registers: agxsim's simd_matrix_fmadd16 takes a "
+                               "32-bit register");
+                    const std::string whole = std::string(1, o.base[0]) + std::to_string(o.first);
+                    if (o.kind == Op::Kind::Reg) {
+                        t = c.reg(o, whole);
+                    } else {
+                        c.note_uniform(whole);
+                        t = whole;
+                    }
+                } else {
+                    t = i == 0 ? c.dst(0) : c.fsrc(i);
+                }
+                s += (i ? ", " : "") + t;
+            }
+            return s;
+        };
+        for (const char* m : {"icmp_ballot", "fcmp_ballot"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                c.need(4);
+                const bool is_float = mm[0] == 'f';
+                const std::string cc =
+                    is_float ? float_condition(c.word(1)) : int_condition(c.word(1));
+                if (cc.empty())
+                    c.fail(std::string(is_float ? "float" : "integer") + " condition '" +
+                           c.word(1) + "' has no agxsim equivalent");
+                const std::string a = is_float ? c.fsrc(2) : c.isrc(2, 32);
+                const std::string b = is_float ? c.fsrc(3) : c.isrc(3, 32);
+                return mm + " " + c.dst(0) + ", " + a + ", " + b + " cc=" + cc;
+            };
+        }
+
+        // Device memory.
+        for (const char* m : {"device_load", "device_store"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                const Access a = access(c);
+                const Op& data = c.op(a.data);
+                const Op& base = c.op(a.base);
+                if (base.kind == Op::Kind::Uniform) c.memory_base(base.base);
+                std::string s = mm + " " + c.reg(data) + ", " + c.isrc(a.base, 64) + ", " +
+                                c.isrc(a.offset, 32);
+                if (a.wait_group >= 0) s += " slot=" + std::to_string(a.wait_group);
+                s += format_attr(a, data);
+                if (a.unsigned_offset) s += " offset=unsigned";
+                // applegpu's emulation takes a shift field of 3 as 2.
+                if (a.shift) s += " shift=" + std::to_string(std::min(a.shift, 2u));
+                return s;
+            };
+        }
+        for (const char* m : {"threadgroup_load", "threadgroup_store"}) {
+            const std::string mm = m;
+            h[m] = [mm](Ctx& c) {
+                const Access a = access(c);
+                const Op& data = c.op(a.data);
+                return mm + " " + c.reg(data) + ", " + threadgroup_address(c, a.base, "base") +
+                       ", " + threadgroup_address(c, a.offset, "offset") + format_attr(a, data);
+            };
+        }
+        auto atomic_op = [](const Ctx& c, const std::string& op) {
+            static const std::map<std::string, std::string> m = {
+                {"add", "add"},   {"sub", "sub"},   {"xchg", "xchg"}, {"cmpxchg", "cmpxchg"},
+                {"umin", "umin"}, {"imin", "smin"}, {"umax", "umax"}, {"imax", "smax"},
+                {"and", "and"},   {"or", "or"},     {"xor", "xor"}};
+            auto it = m.find(op);
+            if (it == m.end()) c.fail("atomic operation '" + op + "' has no agxsim equivalent");
+            return it->second;
+        };
+        // The old value, or a scratch register when the listing keeps none.
+        auto atomic_result = [](Ctx& c, std::size_t i) {
+            if (c.word(i) == "None") return c.scratch();
+            return c.dst(i);
+        };
+        // atomic OP, G, R, A, O, signed|unsigned, S, u1, u2, u3, u4, u5
+        h["atomic"] = [atomic_op, atomic_result](Ctx& c) {
+            c.need(7, 12);
+            const std::string op = atomic_op(c, c.word(0));
+            // u5 with cmpxchg's opcode: 1 and 3 are 64-bit min/max.
+            if (op == "cmpxchg" && c.count() >= 12 && c.word(11) != "2")
+                c.fail("atomic cmpxchg with field u5=" + c.word(11) +
+                       " (applegpu: a 64-bit min/max) has no agxsim equivalent");
+            const Op& base = c.op(3);
+            if (base.kind == Op::Kind::Uniform) c.memory_base(base.base);
+            std::string s = "atomic " + atomic_result(c, 2) + ", " + c.isrc(6, 64) + ", " +
+                            c.isrc(3, 64) + ", " + c.isrc(4, 32) + " op=" + op +
+                            " slot=" + c.word(1);
+            if (c.word(5) == "unsigned") s += " offset=unsigned";
+            return s;
+        };
+        // threadgroup_atomic OP, R, A, O, S, u1, u3, u4, u5
+        h["threadgroup_atomic"] = [atomic_op, atomic_result](Ctx& c) {
+            c.need(5, 9);
+            const std::string op = atomic_op(c, c.word(0));
+            return "threadgroup_atomic " + atomic_result(c, 1) + ", " + c.isrc(4, 64) + ", " +
+                   threadgroup_address(c, 2, "base") + ", " + threadgroup_address(c, 3, "offset") +
+                   " op=" + op;
+        };
+        return h;
+    }();
+    return table;
+}
+
+// Why an instruction applegpu knows has no agxsim equivalent, for the ones
+// a compute kernel's listing is likely to hold.
+std::string why_not(const std::string& m) {
+    if (m == "<disassembly failed>")
+        return "applegpu could not decode this instruction, so it cannot be imported";
+    if (m.rfind("TODO", 0) == 0 || m.find(".TODO") != std::string::npos)
+        return "applegpu does not know what '" + m + "' does: no agxsim equivalent";
+    if (m.find(".sat") != std::string::npos)
+        return "'" + m + "': saturation ('.sat') has no agxsim equivalent";
+    std::string why = "no agxsim equivalent for '" + m + "'";
+    if (m.rfind("texture_", 0) == 0 || m.rfind("image_", 0) == 0 || m == "sampler_state_store" ||
+        m == "tex_state_store")
+        return why + " (agxsim models no textures or images)";
+    if (m == "uniform_store")
+        return why +
+               " (it writes uniforms for later shaders; give the uniforms with `uniform` "
+               "launch directives)";
+    if (m.rfind("stack_", 0) == 0)
+        return why + " (applegpu's stack access fields are not decoded well enough to map)";
+    if (m.rfind("simd_", 0) == 0 || m.rfind("quad_", 0) == 0 ||
+        m.find("quad_ballot") != std::string::npos)
+        return why + " (agxsim's catalogue has no such simd/quad instruction)";
+    return why + " (agxsim isa list shows what it models)";
+}
+
+// The kernel name as one word.
+std::string sanitized(const std::string& name) {
+    std::string s;
+    for (char c : name)
+        s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')
+                 ? c
+                 : '_';
+    return s.empty() ? "imported" : s;
 }
 
 }  // namespace
 
 ImportedKernel import_applegpu_listing(const std::string& listing, const std::string& path,
                                        const std::string& name, const std::string& launch) {
+    // Read the instruction lines. compiler_explorer.py prints sections
+    // ("compute shader prolog:", "compute shader:", functions); the prolog
+    // (the constant program, which computes uniforms once per launch) is
+    // skipped: its results are the launch's uniforms.
     std::vector<ListingLine> lines;
+    std::vector<std::string> skipped_sections;
     {
         std::istringstream in(listing);
         std::string raw;
         unsigned number = 0;
+        bool skipping = false;
         while (std::getline(in, raw)) {
             ++number;
             ListingLine l;
-            if (parse_line(raw, number, l)) lines.push_back(std::move(l));
+            if (parse_line(raw, number, l)) {
+                if (!skipping) lines.push_back(std::move(l));
+                continue;
+            }
+            const std::string t = trim(raw);
+            if (!t.empty() && t.back() == ':' && t.find('#') == std::string::npos) {
+                skipping = t.find("prolog") != std::string::npos;
+                if (skipping) skipped_sections.push_back(t.substr(0, t.size() - 1));
+            }
         }
     }
     if (lines.empty())
         throw InputError(path, "no instruction lines ('OFFSET: BYTES mnemonic operands')");
 
-    std::set<std::uint64_t> offsets;
-    for (const auto& l : lines) offsets.insert(l.offset);
+    std::map<std::uint64_t, unsigned> offsets;  // offset -> listing line
+    for (const auto& l : lines) {
+        auto [it, fresh] = offsets.emplace(l.offset, l.line);
+        if (!fresh)
+            throw InputError(path + ":" + std::to_string(l.line),
+                             "a second instruction at offset " + hex(l.offset) + " (line " +
+                                 std::to_string(it->second) +
+                                 "): sections of the listing overlap (print them with offsets)");
+    }
     std::set<std::uint64_t> targets;
     auto label = [](std::uint64_t offset) { return "at_" + hex(offset); };
-    // A branch target: an absolute offset as the disassembler prints it.
-    auto target = [&](const Importer& im, const ListingLine& l, const std::string& t) {
-        char* end = nullptr;
-        const bool hexa = t.rfind("0x", 0) == 0 || t.rfind("0X", 0) == 0;
-        const std::uint64_t v = std::strtoull(t.c_str(), &end, hexa ? 16 : 10);
-        if (t.empty() || *end != '\0' || t.find('-') != std::string::npos)
-            im.fail("branch target '" + t + "' is not an offset in the listing");
-        if (!offsets.count(v))
-            im.fail("branch to " + hex(v) + ", where no instruction of the listing starts");
-        targets.insert(v);
-        return label(v);
-    };
+    const std::function<std::string(const Ctx&, const std::string&)> target =
+        [&](const Ctx& c, const std::string& t) {
+            std::uint64_t v = 0;
+            char* end = nullptr;
+            bool ok = false;
+            if (t.rfind("0x", 0) == 0 || t.rfind("0X", 0) == 0) {
+                v = std::strtoull(t.c_str() + 2, &end, 16);
+                ok = t.size() > 2 && *end == '\0' && t[2] != '-';
+            } else if (t.rfind("pc+", 0) == 0 || t.rfind("pc-", 0) == 0) {
+                const long long d = std::strtoll(t.c_str() + 3, &end, 10);
+                const long long at =
+                    static_cast<long long>(c.line().offset) + (t[2] == '+' ? d : -d);
+                ok = t.size() > 3 && *end == '\0' && at >= 0;
+                v = static_cast<std::uint64_t>(at);
+            }
+            if (!ok) c.fail("branch target '" + t + "' is not an offset in the listing");
+            if (!offsets.count(v))
+                c.fail("branch to " + hex(v) + ", where no instruction of the listing starts");
+            targets.insert(v);
+            return label(v);
+        };
 
-    using Handler = std::function<std::string(const Importer&, const ListingLine&)>;
-    std::unordered_map<std::string, Handler> handlers;
-    auto same = [](const std::string& mnemonic) {
-        return [mnemonic](const Importer& im, const ListingLine& l) {
-            return mnemonic + (l.operands.empty() ? "" : " " + im.join(0, l.operands.size()));
-        };
-    };
-    for (const char* m : {"fadd32",
-                          "fmul32",
-                          "fmadd32",
-                          "fadd16",
-                          "fmul16",
-                          "fmadd16",
-                          "floor",
-                          "ceil",
-                          "trunc",
-                          "rint",
-                          "sin_pt_1",
-                          "sin_pt_2",
-                          "popcount",
-                          "bitrev",
-                          "ffs",
-                          "bfeil",
-                          "bfi",
-                          "extr",
-                          "intl",
-                          "asr",
-                          "shlhi",
-                          "shrhi",
-                          "asrh",
-                          "mov_imm",
-                          "get_sr",
-                          "wait",
-                          "stop",
-                          "threadgroup_barrier",
-                          "memory_barrier",
-                          "simd_shuffle",
-                          "simd_shuffle_up",
-                          "simd_shuffle_down",
-                          "simd_shuffle_xor",
-                          "simd_matrix_fmadd16",
-                          "simd_matrix_fmadd32",
-                          "ret"})
-        handlers[m] = same(m);
-    handlers["simd_shuffle_rotate_up"] = same("simd_shuffle_rotate");
-    // Older listings (applegpu's README) print the float ops without a width.
-    for (const char* stem : {"fadd", "fmul", "fmadd", "rcp", "rsqrt", "exp2", "log2"}) {
-        const std::string s = stem;
-        handlers[s] = [s](const Importer& im, const ListingLine& l) {
-            return im.sized(s == "exp2" || s == "log2" ? s + "_" : s, im.op(0)) + " " +
-                   im.join(0, l.operands.size());
-        };
-    }
-    handlers["iadd"] = [](const Importer& im, const ListingLine& l) {
-        std::size_t n = l.operands.size();
-        std::string attrs;
-        if (n == 4 && im.op(3).rfind("lsl", 0) == 0) {
-            attrs += " shift=" + trim(im.op(3).substr(3));
-            --n;
-        }
-        if (n != 3) im.fail("'iadd' with " + std::to_string(n) + " operands (expected 3)");
-        std::string b = im.op(2);
-        if (b.size() > 4 && b.compare(b.size() - 4, 4, ".neg") == 0) {
-            b = b.substr(0, b.size() - 4);
-            attrs += " neg=1";
-        }
-        return im.sized("iadd", im.op(0)) + " " + im.reg(im.op(0)) + ", " + im.src(im.op(1)) +
-               ", " + im.src(b) + attrs;
-    };
-    handlers["imadd"] = [](const Importer& im, const ListingLine& l) {
-        std::size_t n = l.operands.size();
-        std::string attrs;
-        if (n == 5 && im.op(4).rfind("lsl", 0) == 0) {
-            attrs += " shift=" + trim(im.op(4).substr(3));
-            --n;
-        }
-        if (n != 4) im.fail("'imadd' with " + std::to_string(n) + " operands (expected 4)");
-        std::string c = im.op(3);
-        if (c.size() > 4 && c.compare(c.size() - 4, 4, ".neg") == 0) {
-            c = c.substr(0, c.size() - 4);
-            attrs += " neg=1";
-        }
-        return im.sized("imadd", im.op(0)) + " " + im.join(0, 3) + ", " + im.src(c) + attrs;
-    };
-    auto bitop = [](const std::string& op) {
-        return [op](const Importer& im, const ListingLine& l) {
-            im.expect_count(3);
-            return im.sized("bitop", im.op(0)) + " " + im.join(0, 3) + " op=" + op;
-        };
-    };
-    for (const char* op : {"and", "or", "xor", "nand", "nor", "xnor"}) handlers[op] = bitop(op);
-    handlers["not"] = [](const Importer& im, const ListingLine& l) {
-        im.expect_count(2);
-        return im.sized("bitop", im.op(0)) + " " + im.join(0, 2) + ", 0 op=not_a";
-    };
-    handlers["mov"] = [](const Importer& im, const ListingLine& l) {
-        im.expect_count(2);
-        return "mov " + im.join(0, 2);
-    };
-    // bitop TT, d, a, b: applegpu's truth table, character i for agxsim's bit i.
-    handlers["bitop"] = [](const Importer& im, const ListingLine& l) {
-        im.expect_count(4);
-        const std::string& tt = im.op(0);
-        static const std::map<unsigned, std::string> names = {
-            {0, "zero"}, {1, "nor"},  {2, "andn"}, {3, "not_b"}, {5, "not_a"},
-            {6, "xor"},  {7, "nand"}, {8, "and"},  {9, "xnor"},  {10, "a"},
-            {11, "orn"}, {12, "b"},   {14, "or"},  {15, "ones"}};
-        unsigned table = 0;
-        if (tt.size() != 4 || tt.find_first_not_of("01") != std::string::npos)
-            im.fail("truth table '" + tt + "' (4 binary digits expected)");
-        for (unsigned i = 0; i < 4; ++i) table |= static_cast<unsigned>(tt[i] - '0') << i;
-        auto it = names.find(table);
-        if (it == names.end()) im.fail("truth table '" + tt + "' has no agxsim name");
-        return im.sized("bitop", im.op(1)) + " " + im.join(1, 4) + " op=" + it->second;
-    };
-    for (const char* f : {"fcmpsel", "icmpsel"}) {
-        const std::string stem = f;
-        handlers[stem] = [stem](const Importer& im, const ListingLine& l) {
-            im.expect_count(6);
-            return im.sized(stem, im.op(1)) + " " + im.join(1, 6) +
-                   " cc=" + im.cond(im.op(0), stem[0] == 'f');
-        };
-    }
-    handlers["convert"] = [](const Importer& im, const ListingLine& l) {
-        im.expect_count(4);
-        const std::string& mode = im.op(0);
-        const bool to_float = mode == "u32_to_f" || mode == "s32_to_f";
-        if (!to_float && mode != "f_to_u32" && mode != "f_to_s32")
-            im.fail("convert mode '" + mode +
-                    "' has no agxsim equivalent (u32_to_f s32_to_f f_to_u32 f_to_s32)");
-        // agxsim rounds int -> float to nearest even and float -> int toward
-        // zero; `1` is how older listings print rte, `0` rtz.
-        std::string round = im.op(3);
-        if (round == "1") round = "rte";
-        if (round == "0") round = "rtz";
-        if (round != (to_float ? "rte" : "rtz"))
-            im.fail("convert " + mode + " rounding '" + im.op(3) + "': agxsim models " +
-                    (to_float ? "rte" : "rtz") + " only");
-        return "convert " + im.join(1, 3) + " mode=" + mode;
-    };
-    for (const char* f :
-         {"if_icmp", "if_fcmp", "else_icmp", "else_fcmp", "while_icmp", "while_fcmp"}) {
-        const std::string m = f;
-        handlers[m] = [m](const Importer& im, const ListingLine& l) {
-            im.expect_count(5);
-            if (im.op(0) != "r0l")
-                im.fail("'" + m + "' on '" + im.op(0) +
-                        "': agxsim keeps the exec-mask stack in r0l");
-            const bool is_float = m.find("fcmp") != std::string::npos;
-            return m + " " + im.join(2, 4) + " cc=" + im.cond(im.op(1), is_float) +
-                   " n=" + im.op(4);
-        };
-    }
-    handlers["pop_exec"] = [](const Importer& im, const ListingLine& l) {
-        im.expect_count(2);
-        if (im.op(0) != "r0l")
-            im.fail("'pop_exec' on '" + im.op(0) + "': agxsim keeps the exec-mask stack in r0l");
-        return "pop_exec " + im.op(1);
-    };
-    for (const char* m : {"jmp_exec_any", "jmp_exec_none", "call"}) {
-        const std::string mm = m;
-        handlers[mm] = [mm, &target](const Importer& im, const ListingLine& l) {
-            im.expect_count(1);
-            if (mm == "call" && Importer::is_register(im.op(0))) return "call " + im.reg(im.op(0));
-            return mm + " " + target(im, l, im.op(0));
-        };
-    }
-    for (const char* m : {"device_load", "device_store"}) {
-        const std::string mm = m;
-        handlers[mm] = [mm](const Importer& im, const ListingLine& l) {
-            const MemoryOperands o = memory_operands(im, l.operands);
-            std::string s = mm + " " + o.data + ", " + o.base + ", " + o.offset;
-            if (o.wait_group >= 0) s += " slot=" + std::to_string(o.wait_group);
-            if (o.format != "i32") s += " format=" + o.format;
-            if (o.unsigned_offset) s += " offset=unsigned";
-            if (o.shift) s += " shift=" + std::to_string(o.shift);
-            return s;
-        };
-    }
-    for (const char* m : {"threadgroup_load", "threadgroup_store"}) {
-        const std::string mm = m;
-        handlers[mm] = [mm](const Importer& im, const ListingLine& l) {
-            const MemoryOperands o = memory_operands(im, l.operands);
-            std::string s = mm + " " + o.data + ", " + o.base + ", " + o.offset;
-            if (o.format != "i32") s += " format=" + o.format;
-            return s;
-        };
-    }
-    auto atomic_op = [](const Importer& im, const std::string& op) {
-        static const std::map<std::string, std::string> m = {
-            {"add", "add"},   {"sub", "sub"},   {"xchg", "xchg"}, {"cmpxchg", "cmpxchg"},
-            {"umin", "umin"}, {"imin", "smin"}, {"umax", "umax"}, {"imax", "smax"},
-            {"and", "and"},   {"or", "or"},     {"xor", "xor"}};
-        auto it = m.find(op);
-        if (it == m.end()) im.fail("atomic operation '" + op + "' has no agxsim equivalent");
-        return it->second;
-    };
-    // atomic OP, g, R, A, O, signed|unsigned, S, ... (applegpu's fields in order)
-    handlers["atomic"] = [atomic_op](const Importer& im, const ListingLine& l) {
-        const std::string op = atomic_op(im, im.op(0));
-        std::string s = "atomic " + im.reg(im.op(2)) + ", " + im.src(im.op(6)) + ", " +
-                        im.src(im.op(3)) + ", " + im.src(im.op(4)) + " op=" + op +
-                        " slot=" + im.op(1);
-        if (im.op(5) == "unsigned") s += " offset=unsigned";
-        return s;
-    };
-    // threadgroup_atomic OP, R, A, O, S, ...
-    handlers["threadgroup_atomic"] = [atomic_op](const Importer& im, const ListingLine& l) {
-        const std::string op = atomic_op(im, im.op(0));
-        return "threadgroup_atomic " + im.reg(im.op(1)) + ", " + im.src(im.op(4)) + ", " +
-               im.src(im.op(2)) + ", " + im.src(im.op(3)) + " op=" + op;
-    };
-
+    Usage usage;
     std::vector<std::pair<const ListingLine*, std::string>> out;
     for (const ListingLine& l : lines) {
-        const Importer im(path, l);
-        auto h = handlers.find(l.mnemonic);
-        if (h == handlers.end())
-            im.fail("no agxsim equivalent for '" + l.mnemonic +
-                    "' (agxsim isa list shows what it models)");
-        out.emplace_back(&l, h->second(im, l));
+        Ctx c(path, l, usage, target);
+        const auto& table = handlers();
+        auto h = table.find(l.mnemonic);
+        if (l.undecoded || h == table.end()) c.fail(why_not(l.mnemonic));
+        std::string text = h->second(c);
+        // What imports must also load: check the line against the
+        // catalogue's operand shapes (a scratch register stands in for r0).
+        if (!c.is_branch) {
+            std::string probe = text;
+            for (auto p = probe.find(kScratch); p != std::string::npos; p = probe.find(kScratch))
+                probe.replace(p, std::string(kScratch).size(), "r0");
+            const std::string none;
+            const trace_detail::LineContext at{none, l.line};
+            Instruction in;
+            std::array<trace_detail::Attribute, trace_detail::kMaxAttributes> attrs;
+            try {
+                trace_detail::parse_instruction_operands(probe, at, 256, in, attrs);
+            } catch (const InputError& e) {
+                std::string why = e.what();
+                const auto colon = why.find(": ");
+                if (colon != std::string::npos) why = why.substr(colon + 2);
+                c.fail("maps to '" + probe + "', which agxsim's catalogue refuses: " + why);
+            }
+        }
+        out.emplace_back(&l, text);
     }
 
+    // A scratch register for atomics whose old value the listing drops: the
+    // first 32-bit register above every register the code uses.
+    std::string scratch;
+    if (usage.scratch) {
+        const unsigned reg = (usage.halves + 1) / 2;
+        if (reg > 127) throw InputError(path, "no register left for an atomic's unused old value");
+        scratch = "r" + std::to_string(reg);
+        usage.halves = 2 * reg + 2;
+        for (auto& [l, text] : out)
+            for (auto p = text.find(kScratch); p != std::string::npos; p = text.find(kScratch))
+                text.replace(p, std::string(kScratch).size(), scratch);
+    }
+
+    const std::string kname = sanitized(name);
     std::ostringstream k;
-    k << "# " << name << ": imported by `agxsim kernel import` from " << path
-      << "\n# (applegpu disassembly); each line keeps its listing offset. Give it a launch\n"
-      << "# with `agxsim run KERNEL --launch FILE` (traces/KERNEL.md).\n"
-      << "agxsim-kernel 1\nkernel name=" << name << "\n";
+    k << "# " << kname << ": imported by `agxsim kernel import` from\n#   " << path
+      << "\n# (applegpu's disassembly of a compiled kernel). Each instruction keeps its\n"
+         "# listing offset and text as a comment; branch targets are labels at_0xOFFSET.\n";
+    k << "# Registers: the code uses " << usage.halves
+      << " 16-bit halves: the launch needs registers=" << usage.halves << " or more.\n";
+    if (!usage.uniforms.empty()) {
+        k << "# Uniforms read (set them with `uniform` directives):";
+        for (std::size_t i = 0; i < usage.uniforms.size(); ++i)
+            k << (i ? ", " : " ") << usage.uniforms[i]
+              << (usage.memory_bases.count(usage.uniforms[i]) ? " (an address)" : "");
+        k << ".\n";
+    }
+    if (!scratch.empty())
+        k << "# " << scratch
+          << " receives the old value of atomics whose result the listing "
+             "drops.\n";
+    for (const auto& s : skipped_sections)
+        k << "# Not imported: the section '" << s
+          << "' (it computes uniforms once per launch:\n# give them with `uniform` "
+             "directives).\n";
+    if (launch.empty())
+        k << "# Give it a launch: agxsim run KERNEL --launch FILE (traces/KERNEL.md).\n";
+    k << "agxsim-kernel 1\nkernel name=" << kname << "\n";
     if (!launch.empty()) k << launch << (launch.back() == '\n' ? "" : "\n");
     k << "\n";
     for (const auto& [l, text] : out) {
         if (targets.count(l->offset)) k << label(l->offset) << ":\n";
         std::string line = "    " + text;
-        if (line.size() < 60) line.append(60 - line.size(), ' ');
-        k << line << " # " << hex(l->offset) << "\n";
+        if (line.size() < 56) line.append(56 - line.size(), ' ');
+        std::string original = l->mnemonic;
+        for (std::size_t i = 0; i < l->operands.size(); ++i)
+            original += (i ? ", " : " ") + l->operands[i];
+        k << line << " # " << hex(l->offset) << ": " << original << "\n";
     }
-    return {k.str(), static_cast<unsigned>(out.size())};
+    ImportedKernel result;
+    result.text = k.str();
+    result.instructions = static_cast<unsigned>(out.size());
+    result.registers_halves = usage.halves;
+    result.uniforms = usage.uniforms;
+    return result;
 }
 
 }  // namespace agx::kernel

@@ -3,18 +3,25 @@
 // into an agxsim kernel (traces/KERNEL.md, "Importing a kernel compiled on
 // a Mac"). Each line `OFFSET: BYTES  mnemonic  operands` becomes one
 // catalogue instruction; branch targets (byte offsets) become labels.
-// What has no agxsim equivalent (texture and uniform-store instructions,
-// operand modifiers agxsim does not model, unknown mnemonics) is refused
-// with the listing's line.
+//
+// Every instruction is mapped only where agxsim computes what the hardware
+// does (as applegpu describes it), and each mapped line is checked against
+// the catalogue's operand shapes here, so what imports also loads. What has
+// no agxsim equivalent (texture, uniform-store and stack instructions,
+// operand modifiers agxsim does not model, unknown mnemonics, operand widths
+// the catalogue has no form for) is refused with the listing's line.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace agx::kernel {
 
 struct ImportedKernel {
-    std::string text;           // the kernel file, without a launch
-    unsigned instructions = 0;  // instructions imported
+    std::string text;                   // the kernel file (with the launch, if one was given)
+    unsigned instructions = 0;          // instructions imported
+    unsigned registers_halves = 0;      // the launch's `registers=` must be at least this
+    std::vector<std::string> uniforms;  // uniform registers the code reads, as written
 };
 
 // `listing`: the disassembler's output; `path` names it in messages and in
