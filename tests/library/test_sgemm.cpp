@@ -36,8 +36,20 @@ void check_sgemm(const std::string& kernel, unsigned n) {
 
 }  // namespace
 
+TEST_CASE("sgemm_tiled: C = A B through threadgroup-memory tiles, one tile") {
+    check_sgemm("sgemm_tiled.agxk", 64);  // one threadgroup, four K steps
+}
+
 TEST_CASE("sgemm_tiled: C = A B through threadgroup-memory tiles, 2 x 2 tiles") {
     check_sgemm("sgemm_tiled.agxk", 128);
+}
+
+TEST_CASE("sgemm_tiled: C = A B through threadgroup-memory tiles, 3 x 3 tiles") {
+    check_sgemm("sgemm_tiled.agxk", 192);  // a size that is not a power of two
+}
+
+TEST_CASE("sgemm_simd_matrix: C = A B with 8 x 8 matrix fragments") {
+    check_sgemm("sgemm_simd_matrix.agxk", 64);  // 4 x 4 blocks: one full threadgroup per block row
 }
 
 TEST_CASE("sgemm_simd_matrix: C = A B with 8 x 8 matrix fragments, a partial threadgroup") {
