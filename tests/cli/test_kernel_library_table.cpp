@@ -62,6 +62,7 @@ std::vector<LibraryRow> library_rows() {
         {"scan", {}, Work::Bytes, 8 * scan},
         {"sgemm_tiled", {}, Work::Flops, 2 * gemm * gemm * gemm},
         {"sgemm_simd_matrix", {}, Work::Flops, 2 * gemm * gemm * gemm},
+        {"sgemm_simd_matrix_tiled", {}, Work::Flops, 2 * gemm * gemm * gemm},
     };
     // Each on one core of m1, then on the whole of m1-max (32 cores sharing
     // the L2, the SLC and DRAM).

@@ -55,3 +55,8 @@ TEST_CASE("sgemm_simd_matrix: C = A B with 8 x 8 matrix fragments") {
 TEST_CASE("sgemm_simd_matrix: C = A B with 8 x 8 matrix fragments, a partial threadgroup") {
     check_sgemm("sgemm_simd_matrix.agxk", 48);  // 3 x 3 blocks: threadgroups of 3 simds
 }
+
+TEST_CASE(
+    "sgemm_simd_matrix_tiled: C = A B with matrix fragments from threadgroup tiles, 2 x 2 tiles") {
+    check_sgemm("sgemm_simd_matrix_tiled.agxk", 128);
+}
