@@ -31,5 +31,6 @@ void add_kernel_command(CLI::App& app, Action& action);
 // `agxsim kernel import`, added to the `kernel` group.
 void add_kernel_import_command(CLI::App& kernel_group, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
+void add_sweep_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -1,0 +1,206 @@
+#include "sim/sweep/results_csv.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "sim/common/errors.hpp"
+
+namespace agx::sweep {
+
+namespace {
+
+std::string errno_text() {
+    return std::strerror(errno);
+}
+
+bool write_all(int fd, const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
+// Writes `text` to a new file beside `path` and renames it over `path`.
+void write_file_atomically(const std::string& path, const std::string& text) {
+    std::string temp = path + ".XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) throw InputError(path, "cannot create a file beside it: " + errno_text());
+    ::fchmod(fd, 0644);  // mkstemp makes it private; results are for reading
+    const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string why = errno_text();
+        ::unlink(temp.c_str());
+        throw InputError(path, "cannot write: " + why);
+    }
+}
+
+namespace {
+
+std::size_t point_number(const std::string& field, const std::string& where) {
+    if (field.empty() || field.find_first_not_of("0123456789") != std::string::npos ||
+        field.size() > 12)
+        throw InputError(where, "the first column is not a point number: '" + field + "'");
+    return std::stoul(field);
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+    std::string t = text;
+    for (char& c : t)
+        if (c == '\n' || c == '\r') c = ' ';
+    if (t.find_first_of(",\"") == std::string::npos) return t;
+    std::string q = "\"";
+    for (char c : t) {
+        if (c == '"') q += '"';
+        q += c;
+    }
+    return q + "\"";
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+    return line + "\n";
+}
+
+std::vector<std::string> parse_csv_line(const std::string& line, const std::string& where) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back() += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                fields.back() += c;
+            }
+        } else if (c == '"' && fields.back().empty()) {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    if (quoted) throw InputError(where, "a quoted field is not closed");
+    return fields;
+}
+
+std::size_t ResultsTable::column(const std::string& name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name) return i;
+    return SIZE_MAX;
+}
+
+ResultsTable read_results(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, "cannot open");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    ResultsTable t;
+    std::size_t from = 0, line_no = 0;
+    while (from < text.size()) {
+        const std::size_t nl = text.find('\n', from);
+        if (nl == std::string::npos) {  // no newline: a row cut short
+            t.torn_bytes = text.size() - from;
+            break;
+        }
+        ++line_no;
+        const std::string where = path + ":" + std::to_string(line_no);
+        std::vector<std::string> fields = parse_csv_line(text.substr(from, nl - from), where);
+        if (line_no == 1) {
+            t.header = std::move(fields);
+        } else {
+            if (fields.size() != t.header.size())
+                throw InputError(where, "has " + std::to_string(fields.size()) +
+                                            " fields, the header " +
+                                            std::to_string(t.header.size()));
+            point_number(fields[0], where);
+            t.rows.push_back(std::move(fields));
+        }
+        from = nl + 1;
+    }
+    if (t.header.empty()) throw InputError(path, "has no header line");
+    return t;
+}
+
+void write_results(const std::string& path, const ResultsTable& table) {
+    std::string text = csv_line(table.header);
+    for (const auto& r : table.rows) text += csv_line(r);
+    write_file_atomically(path, text);
+}
+
+ResultsFile::ResultsFile(std::string path, std::vector<std::string> header)
+    : path_(std::move(path)), header_(std::move(header)) {
+    // The lock is on a file of its own, so that rewriting the results (a new
+    // file renamed over the old) never releases it.
+    const std::string lock_path = path_ + ".lock";
+    lock_fd_ = ::open(lock_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0) throw InputError(lock_path, "cannot create: " + errno_text());
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
+        throw InputError(path_, "another sweep is writing to it");
+    if (::access(path_.c_str(), F_OK) != 0) write_file_atomically(path_, csv_line(header_));
+    open_append();
+    ResultsTable t = read_results(path_);
+    if (t.header != header_)
+        throw InputError(path_, "holds other columns than this sweep's (" +
+                                    csv_line(t.header).substr(0, 200) +
+                                    "); use another --out directory");
+    if (t.torn_bytes > 0) {
+        // A row cut short by a crash: cut it off so the next row starts a line.
+        const off_t end = ::lseek(fd_, 0, SEEK_END);
+        if (end < 0 || ::ftruncate(fd_, end - static_cast<off_t>(t.torn_bytes)) != 0)
+            throw InputError(path_, "cannot cut off its unfinished last line: " + errno_text());
+    }
+    for (std::size_t i = 0; i < t.rows.size(); ++i)
+        rows_[point_number(t.rows[i][0], path_)] = std::move(t.rows[i]);
+}
+
+void ResultsFile::open_append() {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path_, "cannot open for appending: " + errno_text());
+}
+
+ResultsFile::~ResultsFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+}
+
+void ResultsFile::append(const std::vector<std::string>& row) {
+    if (row.size() != header_.size()) throw std::logic_error("results row of the wrong width");
+    if (!write_all(fd_, csv_line(row)) || ::fdatasync(fd_) != 0)
+        throw InputError(path_, "cannot append a row: " + errno_text());
+    rows_[point_number(row[0], path_)] = row;
+}
+
+void ResultsFile::rewrite(const std::map<std::size_t, std::vector<std::string>>& rows) {
+    ResultsTable t;
+    t.header = header_;
+    for (const auto& [k, r] : rows) t.rows.push_back(r);
+    write_results(path_, t);
+    ::close(fd_);
+    fd_ = -1;
+    open_append();
+    rows_ = rows;
+}
+
+}  // namespace agx::sweep

@@ -1,0 +1,137 @@
+#include "sim/sweep/sweep_dir.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/common/errors.hpp"
+#include "sim/sweep/metrics.hpp"
+#include "sim/sweep/results_csv.hpp"
+
+namespace agx::sweep {
+
+namespace {
+namespace fs = std::filesystem;
+constexpr int kManifestVersion = 1;
+
+std::string manifest_path(const std::string& dir) {
+    return dir + "/sweep.json";
+}
+
+std::string absolute(const std::string& p) {
+    std::error_code ec;
+    const fs::path a = fs::absolute(p, ec);
+    return ec ? p : a.lexically_normal().string();
+}
+
+std::string format_double(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+}  // namespace
+
+Shard parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    auto number = [&](const std::string& s) -> std::size_t {
+        if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+            throw InputError("--shard " + text, "expected I/N, shard I of N counted from 0");
+        return std::stoul(s);
+    };
+    if (slash == std::string::npos)
+        throw InputError("--shard " + text, "expected I/N, shard I of N counted from 0");
+    Shard s{number(text.substr(0, slash)), number(text.substr(slash + 1))};
+    if (s.count == 0 || s.index >= s.count)
+        throw InputError("--shard " + text, "expected 0 <= I < N");
+    return s;
+}
+
+std::string shards_dir(const std::string& dir) {
+    return dir + "/shards";
+}
+
+std::string results_path(const std::string& dir, const Shard& shard, bool sharded) {
+    if (!sharded) return dir + "/results.csv";
+    return shards_dir(dir) + "/" + std::to_string(shard.index) + "-of-" +
+           std::to_string(shard.count) + ".csv";
+}
+
+void claim_directory(const std::string& dir, const SweepSpec& spec) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError(dir, "cannot create the output directory: " + ec.message());
+    const std::string path = manifest_path(dir);
+    if (fs::exists(path)) {
+        const SweepSpec held = read_directory(dir);
+        if (held.document != spec.document || absolute(held.base_dir) != absolute(spec.base_dir))
+            throw InputError(dir, "holds results of another sweep description (" + held.file +
+                                      "); use another --out directory");
+        return;
+    }
+    nlohmann::json m = {{"agxsim_sweep", kManifestVersion},
+                        {"source", absolute(spec.file)},
+                        {"base_dir", absolute(spec.base_dir)},
+                        {"points", point_count(spec)},
+                        {"description", spec.document}};
+    // Written beside and renamed, so that a concurrent claim never reads half a file.
+    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(temp, std::ios::binary);
+        out << m.dump(2) << "\n";
+        if (!out) throw InputError(path, "cannot write");
+    }
+    fs::rename(temp, path, ec);
+    if (ec) throw InputError(path, "cannot write: " + ec.message());
+}
+
+SweepSpec read_directory(const std::string& dir) {
+    const std::string path = manifest_path(dir);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(
+            dir, "holds no sweep (no sweep.json): run `agxsim sweep run` or `sweep slurm` first");
+    nlohmann::json m;
+    try {
+        m = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(path, std::string("not valid JSON: ") + e.what());
+    }
+    if (!m.is_object() || m.value("agxsim_sweep", 0) != kManifestVersion ||
+        !m.contains("description") || !m["source"].is_string() || !m["base_dir"].is_string())
+        throw InputError(path, "not a sweep manifest of this agxsim version");
+    return parse_sweep(m["description"], m["source"].get<std::string>(),
+                       m["base_dir"].get<std::string>(),
+                       /*check_files=*/false);
+}
+
+std::string config_label(const std::string& config) {
+    if (config.find('/') == std::string::npos && config.find(".json") == std::string::npos)
+        return config;
+    return fs::path(config).stem().string();
+}
+
+std::vector<std::string> results_header(const SweepSpec& spec) {
+    std::vector<std::string> h = {"point", "workload", "config"};
+    for (const Axis& a : spec.axes) h.push_back(a.key);
+    for (const std::string& m : spec.metrics) h.push_back(m);
+    for (const char* c : {"host_seconds", "status", "error"}) h.push_back(c);
+    return h;
+}
+
+std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, const PointOutcome& o) {
+    std::vector<std::string> r = {std::to_string(p.index), spec.workloads[p.workload].name,
+                                  config_label(spec.configs[p.config])};
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) r.push_back(value_text(p.value(spec, a)));
+    for (const std::string& m : spec.metrics) {
+        const auto v = o.ok ? metric_value(o.stats, m) : std::nullopt;
+        r.push_back(v ? format_double(*v) : "");
+    }
+    r.push_back(format_double(o.host_seconds));
+    r.push_back(o.ok ? "ok" : "failed");
+    r.push_back(o.ok ? "" : o.error);
+    return r;
+}
+
+}  // namespace agx::sweep
