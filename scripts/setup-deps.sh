@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libsystemc-dev libboost-dev libcli11-dev catch2 nlohmann-json3-dev libboost-iostreams-dev libzstd-dev)
+# The sweep's cluster test runs a one-node Slurm (scripts/slurm-local.sh).
+packages+=(slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${packages[@]}"; do

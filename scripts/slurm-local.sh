@@ -64,9 +64,19 @@ mkdir -p "$dir"/{state,spool,log}
 dir="$(cd "$dir" && pwd)"
 host="$(hostname -s)"
 cpus="$(nproc)"
-# Ports of their own, so that a Slurm already on the machine is left alone.
-ctld_port="${AGXSIM_SLURMCTLD_PORT:-16817}"
-slurmd_port="${AGXSIM_SLURMD_PORT:-16818}"
+# Ports of their own, free now, so that another Slurm on the machine (or
+# another of these) is left alone.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+    local p
+    for _ in $(seq 50); do
+        p=$((20000 + RANDOM % 40000))
+        port_in_use "$p" || port_in_use $((p + 1)) || { echo "$p"; return; }
+    done
+    cannot "no free port pair found"
+}
+ctld_port="$(free_port)"
+slurmd_port=$((ctld_port + 1))
 
 cat >"$dir/slurm.conf" <<EOF
 ClusterName=agxsim-local
@@ -110,6 +120,12 @@ fi
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -f "$SLURM_CONF" || { stop; cannot "slurmctld does not start (see $dir/log/slurmctld.log)"; }
 slurmd -f "$SLURM_CONF" || { stop; cannot "slurmd does not start (see $dir/log/slurmd.log)"; }
+for daemon in slurmctld slurmd; do
+    for _ in $(seq 50); do [ -s "$dir/$daemon.pid" ] && break; sleep 0.1; done
+    kill -0 "$(cat "$dir/$daemon.pid" 2>/dev/null || echo 0)" 2>/dev/null ||
+        { stop; cannot "$daemon exited at start (see $dir/log/$daemon.log)"; }
+done
+state=""
 for _ in $(seq 100); do
     state="$(sinfo -h -N -o %t 2>/dev/null | head -1 || true)"
     [ "$state" = "idle" ] && break

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -159,6 +160,21 @@ std::vector<std::string> point_args(const SweepSpec& spec, const Point& p) {
     return args;
 }
 
+bool needs_a_run_to_check(const SweepSpec& spec) {
+    for (const std::string& m : spec.metrics)
+        if (!is_builtin_metric(m)) return true;
+    return false;
+}
+
+// A key path no run has is a typo in the description.
+void check_metrics(const SweepSpec& spec, const nlohmann::json& stats) {
+    for (const std::string& m : spec.metrics)
+        if (!metric_value(stats, m))
+            throw InputError(
+                spec.file + ": metrics " + m,
+                "not a number in the run's statistics (see `agxsim run --stats` for the keys)");
+}
+
 unsigned default_jobs() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
@@ -201,10 +217,41 @@ int run_sweep(const RunSweepArgs& args) {
     const bool sharded = !args.shard.empty();
     const Shard shard = sharded ? parse_shard(args.shard) : Shard{};
     validate_sweep(spec);
+    PoolOptions pool;
+    pool.executable = self_executable();
+    pool.jobs = args.jobs ? args.jobs : default_jobs();
+
+    // A metric that names a key of the statistics can only be checked against
+    // a run's: on a fresh start, run the shard's first point before anything
+    // is written, so that a typo costs one point and leaves nothing behind.
+    std::optional<PointOutcome> first;
+    if (!fs::exists(results_path(args.out, shard, sharded)) && needs_a_run_to_check(spec)) {
+        std::size_t i = 0;
+        while (i < point_count(spec) && !shard.contains(i)) ++i;
+        if (i < point_count(spec)) {
+            PoolOptions alone = pool;
+            alone.jobs = 1;
+            alone.scratch_dir =
+                (fs::temp_directory_path() / ("agxsim-sweep-" + std::to_string(::getpid())))
+                    .string();
+            const bool complete = run_pool({{i, point_args(spec, point_at(spec, i))}}, alone,
+                                           [&](const PointOutcome& o) {
+                                               first = o;
+                                               return true;
+                                           });
+            std::error_code ec;
+            fs::remove_all(alone.scratch_dir, ec);
+            if (!complete) return kExitInterrupted;
+            if (first && first->ok) check_metrics(spec, first->stats);
+        }
+    }
+
     claim_directory(args.out, spec);
     if (sharded) fs::create_directories(shards_dir(args.out));
     ResultsFile results(results_path(args.out, shard, sharded), results_header(spec));
     const std::size_t status_col = results_header(spec).size() - 2;
+    if (first && !results.rows().count(first->index))
+        results.append(results_row(spec, point_at(spec, first->index), *first));
     if (args.retry_failed)
         results.drop_rows([&](const std::vector<std::string>& r) { return r[status_col] != "ok"; });
 
@@ -223,8 +270,6 @@ int run_sweep(const RunSweepArgs& args) {
         jobs.push_back({i, point_args(spec, point_at(spec, i))});
     }
 
-    PoolOptions pool;
-    pool.executable = self_executable();
     // The scratch files of this results file's points: ours alone while we
     // hold its lock, so what a killed run left there can go.
     pool.scratch_dir =
@@ -232,22 +277,21 @@ int run_sweep(const RunSweepArgs& args) {
         (sharded ? std::to_string(shard.index) + "-of-" + std::to_string(shard.count) : "local");
     std::error_code ec;
     fs::remove_all(pool.scratch_dir, ec);
-    pool.jobs = args.jobs ? args.jobs : default_jobs();
     if (done_before > 0)
         std::cerr << "agxsim: sweep " << spec.name << ": " << done_before << " of " << mine
                   << " points already in " << results_path(args.out, shard, sharded)
                   << ", running the other " << jobs.size() << "\n";
     SweepProgress progress(mine, done_before, failed_before, !args.no_progress);
-    std::string metric_error;
+    std::optional<InputError> metric_error;
     const bool complete = run_pool(jobs, pool, [&](const PointOutcome& o) {
         const Point p = point_at(spec, o.index);
         if (o.ok) {
-            // A key path no run has is a typo in the description: stop.
-            for (std::size_t m = 0; m < spec.metrics.size(); ++m)
-                if (!metric_value(o.stats, spec.metrics[m])) {
-                    metric_error = spec.metrics[m];
-                    return false;
-                }
+            try {
+                check_metrics(spec, o.stats);
+            } catch (const InputError& e) {
+                metric_error = e;
+                return false;
+            }
         }
         results.append(results_row(spec, p, o));
         progress.point_done(o.ok, o.ok ? "" : "point " + std::to_string(o.index) + ": " + o.error);
@@ -256,10 +300,7 @@ int run_sweep(const RunSweepArgs& args) {
     progress.finish();
     fs::remove_all(pool.scratch_dir, ec);
     fs::remove(args.out + "/scratch", ec);  // only when empty: other shards may be running
-    if (!metric_error.empty())
-        throw InputError(
-            spec.file + ": metrics " + metric_error,
-            "not a number in the run's statistics (see `agxsim run --stats` for the keys)");
+    if (metric_error) throw *metric_error;
     if (!complete) {
         std::cerr << "agxsim: sweep interrupted; the finished points are in "
                   << results_path(args.out, shard, sharded)

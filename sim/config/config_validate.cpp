@@ -195,7 +195,21 @@ void check_core(Checker& c, const CoreConfig& k) {
     if (!c.ok()) return;
     check_register_file(c, k);
     c.one_of("core.register_cache.sharing", k.register_cache.sharing, kSharings);
-    c.at_least("core.register_cache.entries", k.register_cache.entries, 1);
+    // A simd's partition never needs more entries than a thread has
+    // registers, nor a scheduler's cache more than its simds have; the model
+    // numbers a scheduler's entries in 16 bits.
+    {
+        const u64 simds = k.max_resident_simds / std::max<std::uint32_t>(1, k.schedulers);
+        const u64 per_simd = k.register_file.max_halves_per_thread;
+        const bool partitioned = k.register_cache.sharing == "simd";
+        c.within("core.register_cache.entries", k.register_cache.entries, 1,
+                 std::min<u64>(partitioned ? per_simd : per_simd * simds, 0xfffe));
+        if (partitioned && u64(k.register_cache.entries) * simds >= 0xffff)
+            c.fail(
+                "core.register_cache.entries",
+                str(k.register_cache.entries) + " entries x " + str(simds) +
+                    " simds per scheduler is more than the 65534 a scheduler's cache can number");
+    }
     c.within("core.register_cache.file_read_latency", k.register_cache.file_read_latency, 0, 64);
     c.within("core.register_cache.file_read_latency_16bit",
              k.register_cache.file_read_latency_16bit, 0, 64);

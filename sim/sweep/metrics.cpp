@@ -63,6 +63,12 @@ std::string metric_name_problem(const std::string& name) {
     return "";
 }
 
+bool is_builtin_metric(const std::string& name) {
+    for (const std::string& m : default_metrics())
+        if (m == name) return true;
+    return false;
+}
+
 std::vector<std::string> expand_metric(const std::string& name) {
     if (name == "stalls") return stall_metrics();
     return {name};

@@ -21,6 +21,10 @@ std::vector<std::string> default_metrics();
 // Empty when `name` is a well-formed metric name, else why not.
 std::string metric_name_problem(const std::string& name);
 
+// Whether the statistics of every run have it (cycles, ipc, stall.CAUSE, ...),
+// as against a key path that only a run can confirm.
+bool is_builtin_metric(const std::string& name);
+
 // `stalls` becomes every stall.CAUSE; any other name is itself.
 std::vector<std::string> expand_metric(const std::string& name);
 
