@@ -159,8 +159,7 @@ std::string line_chart(const SweepSpec& spec, const Values& values, const std::s
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << kH
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    o << "<text x=\"" << (kW - kRight + kLeft) / 2
-      << "\" y=\"25\" text-anchor=\"middle\" font-size=\"14\">"
+    o << "<text x=\"" << kLeft << "\" y=\"25\" font-size=\"14\">"
       << escape(spec.name + ": " + ylabel + " against " + dimension_label(spec, d)) << "</text>\n";
     o << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kW - kLeft - kRight
       << "\" height=\"" << kH - kTop - kBottom << "\" fill=\"none\" stroke=\"black\"/>\n";

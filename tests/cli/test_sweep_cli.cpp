@@ -278,3 +278,29 @@ TEST_CASE("sweep slurm --dry-run writes a job array of the shards and submits no
     CHECK(script.find("--shard \"${SLURM_ARRAY_TASK_ID}/6\"") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "out/shards"));
 }
+
+TEST_CASE("sweep: a suite benchmark is a workload, its figures those of `agxsim suite run`") {
+    const fs::path dir = scratch() / "suite";
+    fs::create_directories(dir);
+    const std::string data = std::string(AGX_SOURCE_DIR) + "/validation/data/ilp_occupancy.json";
+    std::ofstream(dir / "s.json") << R"({"name": "suite", "configs": ["m1-max"],
+        "workloads": [{"suite": "ilp_occupancy/FMUL/ilp1/simds4/32bit", "measurements": ")" +
+                                         data + R"(", "name": "fmul"}],
+        "axes": [{"key": "core.register_cache.file_read_latency", "values": [1, 3]}],
+        "metrics": ["cycles"]})";
+    const Result r =
+        agxsim("sweep run " + (dir / "s.json").string() + " --out " + (dir / "out").string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const auto rows = rows_of(dir / "out/results.csv");
+    REQUIRE(rows.size() == 2);
+    const Result one =
+        agxsim("suite run ilp_occupancy/FMUL/ilp1/simds4/32bit -m " + data +
+               " --config m1-max --set core.register_cache.file_read_latency=3 --stats " +
+               (dir / "one.json").string());
+    REQUIRE(one.code == 0);
+    const auto stats = nlohmann::json::parse(slurp(dir / "one.json"));
+    CHECK(rows.at(1)[4] == std::to_string(stats["cycles"].get<long>()));
+    CHECK(std::stol(rows.at(0)[4]) <
+          std::stol(rows.at(1)[4]));  // a faster register file, fewer cycles
+}
