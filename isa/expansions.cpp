@@ -11,6 +11,7 @@
 //                            repetitions: "optimal repetitions"); replace
 //                            when a disassembly is known
 #include <charconv>
+#include <string>
 
 #include "isa/catalogue.hpp"
 
@@ -395,6 +396,20 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// The tables' notation for equivalent alternatives, "FADD/FFMA/IADD16" ("any
+// of these, measured alike"): the first alternative, at the width written on
+// the last one ("FADD16"). Empty when `term` is not such a list.
+std::string first_alternative(std::string_view term) {
+    const auto slash = term.find('/');
+    if (slash == std::string_view::npos) return "";
+    std::string first(term.substr(0, slash));
+    std::size_t digits = term.size();
+    while (digits > 0 && term[digits - 1] >= '0' && term[digits - 1] <= '9') --digits;
+    const bool first_has_width = !first.empty() && first.back() >= '0' && first.back() <= '9';
+    if (!first_has_width && digits > term.rfind('/')) first += std::string(term.substr(digits));
+    return first;
+}
+
 }  // namespace
 
 const std::vector<Expansion>& expansions() {
@@ -410,6 +425,8 @@ const Expansion* find_expansion(std::string_view metal_name) {
 
 std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
     if (const auto* e = find_expansion(trim(name))) return e->steps;
+    if (name.find(" + ") == std::string_view::npos)
+        if (const auto* e = find_expansion(first_alternative(trim(name)))) return e->steps;
     std::vector<ExpansionStep> out;
     while (!name.empty()) {
         auto plus = name.find(" + ");
@@ -417,6 +434,7 @@ std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
         name = plus == std::string_view::npos ? std::string_view{} : name.substr(plus + 3);
         auto [count, metal] = split_count(term);
         const auto* e = find_expansion(metal);
+        if (!e) e = find_expansion(first_alternative(metal));
         if (!e) return std::nullopt;
         for (int i = 0; i < count; ++i) {
             for (std::size_t k = 0; k < e->steps.size(); ++k) {

@@ -26,6 +26,7 @@ struct ValidateArgs {
     std::string only;
     unsigned jobs = 0;
     bool summary_only = false;
+    bool strict = false;
 };
 
 int validate(const ValidateArgs& args) {
@@ -41,7 +42,13 @@ int validate(const ValidateArgs& args) {
             chips_seen.insert(m.chip);
             if (m.chip != cfg.name) continue;
             if (!args.only.empty() && m.id.find(args.only) == std::string::npos) continue;
-            report.rows.push_back({m, {}, false, "", 0.0});
+            ValidationRow row{m, {}, false, "", "", 0.0};
+            row.unsupported = unsupported_reason(m.benchmark);
+            if (!row.unsupported.empty() && args.strict)
+                throw InputError(path + ": " + m.id,
+                                 row.unsupported.substr(row.unsupported.find(": ") + 2) +
+                                     " (--strict refuses the file)");
+            report.rows.push_back(std::move(row));
         }
     }
     if (report.rows.empty()) {
@@ -60,6 +67,7 @@ int validate(const ValidateArgs& args) {
         // Memory sweeps are simulated at every point, measured or not: the
         // staircase plot draws the whole simulated curve.
         if (!report.rows[i].measured.value && !report.rows[i].measured.benchmark.memory) continue;
+        if (!report.rows[i].unsupported.empty()) continue;
         const BenchmarkDefinition& b = report.rows[i].measured.benchmark;
         nlohmann::json key = to_json(b);
         key.erase("name");
@@ -80,7 +88,7 @@ int validate(const ValidateArgs& args) {
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         if (def_of[i] != SIZE_MAX)
             report.rows[i].simulated = figures[def_of[i]];
-        else
+        else if (report.rows[i].unsupported.empty())
             report.rows[i].simulated.error = "not simulated: no measured figure";
     }
     summarise(report);
@@ -113,6 +121,9 @@ void add_validate_command(CLI::App& app, Action& action) {
                     "Override a config value: path.to.key=value (repeatable)");
     cmd->add_option("--only", args->only, "Only the figures whose id contains this text");
     cmd->add_option("-j,--jobs", args->jobs, "Simulations at once (default: the host's cores)");
+    cmd->add_flag("--strict", args->strict,
+                  "Refuse a file with a row the model cannot simulate (default: list such rows and "
+                  "run the others)");
     cmd->add_flag("--summary-only", args->summary_only,
                   "Print the summary without the per-figure table");
     cmd->callback([args, &action] { action = [args] { return validate(*args); }; });

@@ -7,12 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -89,7 +91,8 @@ nlohmann::json summary_of(const fs::path& dir) {
 
 TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard") {
     const fs::path dir = scratch("m1max");
-    REQUIRE(run("validate --config m1-max --summary-only --measurements" + all_shipped() +
+    // --strict: every shipped row must be one the model simulates.
+    REQUIRE(run("validate --config m1-max --strict --summary-only --measurements" + all_shipped() +
                     " --report " + dir.string(),
                 dir / "log.txt") == 0);
     CHECK(fs::exists(dir / "results.csv"));
@@ -250,4 +253,54 @@ TEST_CASE("validate refuses waves on a memory benchmark") {
     INFO(log);
     CHECK(log.find("waves") != std::string::npos);
     CHECK(log.find("memory benchmark") != std::string::npos);
+}
+
+TEST_CASE(
+    "validate lists a row it cannot simulate and runs the others; --strict refuses the file") {
+    const fs::path dir = scratch("unsupported");
+    // The tables' "any of these, measured alike" notation reads as the first
+    // alternative at the width written last: FADD16.
+    std::ofstream(dir / "mixed_int_float.csv") << "sequence,throughput_cycles\n"
+                                                  "IMUL32 + IADD32,4.00\n"
+                                                  "FROB32 + IADD32,3.00\n"
+                                                  "IMUL32 + 4 FADD/FFMA/IADD16,5.00\n";
+    const std::string csv = (dir / "mixed_int_float.csv").string();
+    REQUIRE(run("validate --config m1-max --measurements " + csv + " --report " +
+                    (dir / "out").string(),
+                dir / "log.txt") == 0);
+    const std::string log = read_text(dir / "log.txt");
+    INFO(log);
+    CHECK(
+        log.find("mixed_int_float/FROB32 + IADD32/throughput/m1-max: unsupported: no expansion for "
+                 "'FROB32 + IADD32'") != std::string::npos);
+    const auto s = summary_of(dir / "out");
+    CHECK(s.at("count") == 2);
+    CHECK(s.at("excluded").at("unsupported") == 1);
+    const std::string results = read_text(dir / "out" / "results.csv");
+    CHECK(results.find("unsupported: no expansion for 'FROB32 + IADD32'") != std::string::npos);
+    // The alternatives row ran as IMUL32 + 4 FADD16, like its spelt-out twin.
+    std::ofstream(dir / "twin.csv") << "sequence,throughput_cycles\nIMUL32 + 4 FADD16,5.00\n";
+    REQUIRE(run("validate --config m1-max --measurements " + (dir / "twin.csv").string() +
+                    " --report " + (dir / "twin").string(),
+                dir / "twin.txt") == 0);
+    const std::string twin = read_text(dir / "twin" / "results.csv");
+    auto simulated = [](const std::string& csv_text, const std::string& op) {
+        const auto at = csv_text.find(op + "/throughput");
+        REQUIRE(at != std::string::npos);
+        std::string line = csv_text.substr(at, csv_text.find('\n', at) - at);
+        std::vector<std::string> fields;
+        std::stringstream ss(line);
+        for (std::string f; std::getline(ss, f, ',');) fields.push_back(f);
+        return fields.at(fields.size() - 4);
+    };
+    CHECK(simulated(results, "IMUL32 + 4 FADD/FFMA/IADD16") ==
+          simulated(twin, "IMUL32 + 4 FADD16"));
+
+    const int code =
+        run("validate --config m1-max --strict --measurements " + csv, dir / "strict.txt");
+    CHECK(code == 2);
+    const std::string strict = read_text(dir / "strict.txt");
+    CHECK(strict.find("mixed_int_float.csv: mixed_int_float/FROB32 + IADD32/throughput/m1-max: no "
+                      "expansion") != std::string::npos);
+    CHECK(std::count(strict.begin(), strict.end(), '\n') == 1);
 }

@@ -82,8 +82,9 @@ struct BenchmarkDefinition {
 };
 
 nlohmann::json to_json(const BenchmarkDefinition& b);
-// Throws InputError(where + key, reason) on a malformed definition, including
-// an operation the ISA catalogue cannot expand.
+// Throws InputError(where + key, reason) on a malformed definition (an
+// operation the ISA catalogue cannot expand is not malformed: see
+// unsupported_reason).
 BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::string& where);
 
 // The machine-instruction steps of one Metal-level operation at a register
@@ -92,5 +93,11 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
 // InputError(where, ...) for a name the ISA catalogue cannot expand.
 std::vector<isa::ExpansionStep> expand_operation(const std::string& op, std::uint32_t register_bits,
                                                  const std::string& where);
+
+// Why the model cannot simulate a definition ("unsupported: no expansion for
+// 'X'"), or "" when it can. Reading a definition does not require its
+// operations to be known: `validate` lists such rows instead of refusing the
+// file (unless --strict).
+std::string unsupported_reason(const BenchmarkDefinition& def);
 
 }  // namespace agx::validation

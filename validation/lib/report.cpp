@@ -40,10 +40,14 @@ void summarise(ValidationReport& report) {
     std::vector<double> sim, meas;
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds;
     report.not_exact = report.not_measured = report.calibration = report.failed = 0;
+    report.unsupported = 0;
     for (ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
         row.included = false;
-        if (!m.value) {
+        if (!row.unsupported.empty()) {
+            row.note = row.unsupported;
+            ++report.unsupported;
+        } else if (!m.value) {
             row.note = "not measured";
             ++report.not_measured;
         } else if (!m.qualifier.empty()) {
@@ -93,9 +97,13 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
     out << "agxsim validate: config " << report.config << ", " << report.rows.size() << " figures, "
         << report.overall.count << " in the statistics (" << report.not_exact
         << " bounds or approximations, " << report.not_measured << " not measured, "
-        << report.calibration << " calibration inputs, " << report.failed << " failed)\n";
+        << report.calibration << " calibration inputs, " << report.failed << " failed, "
+        << report.unsupported << " unsupported)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
+    for (const ValidationRow& row : report.rows)
+        if (!row.unsupported.empty())
+            out << "  " << row.measured.id << ": " << row.unsupported << "\n";
 }
 
 void write_report(const std::string& dir, const ValidationReport& report) {
@@ -109,7 +117,8 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     summary["excluded"] = {{"bounds_or_approximate", report.not_exact},
                            {"not_measured", report.not_measured},
                            {"calibration_inputs", report.calibration},
-                           {"failed", report.failed}};
+                           {"failed", report.failed},
+                           {"unsupported", report.unsupported}};
     for (const auto& [kind, s] : report.by_kind) summary[kind] = to_json(s);
     std::ofstream(dir + "/summary.json") << std::setw(2) << summary << "\n";
 

@@ -17,8 +17,9 @@ namespace agx::validation {
 struct ValidationRow {
     Measurement measured;
     SimulatedFigure simulated;
-    bool included = false;  // counts in the statistics
-    std::string note;       // why not, when not
+    bool included = false;    // counts in the statistics
+    std::string unsupported;  // why the model cannot simulate it ("unsupported: ..."), if so
+    std::string note;         // why not, when not
     double error_percent = 0.0;
 };
 
@@ -31,6 +32,7 @@ struct ValidationReport {
     std::size_t not_measured = 0;  // empty cells: listed, left out
     std::size_t calibration = 0;   // control-group rows: inputs of the method, left out
     std::size_t failed = 0;        // simulations that did not complete
+    std::size_t unsupported = 0;   // rows the model cannot simulate: listed, left out
 };
 
 // Fills in inclusion, errors and statistics.
