@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "validation/lib/reference_csv.hpp"
 
 namespace agx::validation {
@@ -113,16 +114,11 @@ void write_measurements(const MeasurementFile& f, std::ostream& out) {
 }
 
 MeasurementFile read_measurements(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open measurement file");
-    if (looks_like_reference_csv(path)) return import_reference_csv(path);
-
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, std::string("malformed JSON: ") + e.what());
+    if (looks_like_reference_csv(path)) {
+        if (!std::ifstream(path)) throw InputError(path, "cannot open measurement file");
+        return import_reference_csv(path);
     }
+    const nlohmann::json j = read_json_file(path, "measurement file");
     if (!j.is_object() || j.value("format", "") != kFormat)
         throw InputError(
             path, std::string("not an agxsim measurement file (expected \"format\": \"") + kFormat +

@@ -1,0 +1,129 @@
+// What a fuzzing campaign broke, kept fixed: crashes on deeply nested JSON,
+// a --stats file corrupted by concurrent runs, a hang on a slow DRAM,
+// "internal error" on bad input, numbers that reached the statistics
+// unchecked, and binary traces that `run` took but `trace convert` could not
+// write back. Each bad input must give exit 2 and one line naming the file
+// and the key or line, and leave no output file.
+//
+// The inputs are minimised under tests/cli/bad_inputs/ (README.md there says
+// what each holds); the deeply nested ones are written here, since what
+// matters about them is only their depth.
+#include <catch2/catch.hpp>
+
+#include "tests/cli/cli_run.hpp"
+
+#include <sys/wait.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using namespace agx_test;
+
+namespace {
+
+std::string bad(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/tests/cli/bad_inputs/" + name;
+}
+
+// Runs `agxsim ARGS` under `timeout`, so that a hang fails (exit 124)
+// instead of stalling the suite. ARGS may use the shell ($(cat FILE)).
+Result agxsim_within(int seconds, const std::string& args) {
+    const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
+    const std::string cmd = "timeout " + std::to_string(seconds) + " " + AGXSIM_EXE + " " + args +
+                            " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+// Exit 2 (not 1, an internal error, nor a signal), one line on stderr
+// naming `where` and saying `reason`.
+void expect_refused(const std::string& args, const std::string& where, const std::string& reason) {
+    const Result r = agxsim_within(120, args);
+    INFO("args: " << args.substr(0, 300) << "\nstderr: " << r.err.substr(0, 600));
+    CHECK(r.code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(where) != std::string::npos);
+    CHECK(r.err.find(reason) != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+}
+
+// `depth` nested objects {"a": {"a": ... 1 ...}}.
+std::string nested_objects(std::size_t depth) {
+    std::string s;
+    for (std::size_t i = 0; i < depth; ++i) s += "{\"a\":";
+    s += "1";
+    s.append(depth, '}');
+    return s;
+}
+
+const std::string kStatsTrace = example("load_wait_use.trace");
+
+}  // namespace
+
+// --- 1. deep nesting -------------------------------------------------------
+
+TEST_CASE("bad inputs: JSON nested 100,000 deep is refused wherever JSON is read, not a crash") {
+    const std::string deep = nested_objects(100'000);
+
+    const fs::path cfg = write_file("deep_config.json", deep);
+    expect_refused("run -q " + kStatsTrace + " --config " + cfg.string(), "deep_config.json",
+                   "nested deeper than 256 levels");
+
+    // Reached through `extends`: the base file is named.
+    const fs::path base = write_file("deep_base.json", deep);
+    const fs::path child = write_file("extends_deep.json", R"({"extends": "deep_base.json"})");
+    expect_refused("config show " + child.string(), "deep_base.json", "nested deeper");
+
+    // A measurement file whose probe record is deep.
+    const fs::path meas = write_file(
+        "deep_measurement.json",
+        R"({"format": "agxsim-measurements", "version": 1, "records": [], "probe": )" + deep + "}");
+    expect_refused("validate -m " + meas.string(), "deep_measurement.json", "nested deeper");
+
+    // A profile.
+    const fs::path profile =
+        write_file("deep_profile.json",
+                   R"({"format": "agxsim-profile 1", "instructions": [], "x": )" + deep + "}");
+    expect_refused("profile show " + profile.string(), "deep_profile.json", "nested deeper");
+}
+
+TEST_CASE("bad inputs: a --set value of 65,000 nested arrays is refused, not a crash") {
+    // Given through the shell, so that the command line stays short; the
+    // value is one argument of 130,000 characters.
+    const fs::path value =
+        write_file("deep_set.txt", std::string(65'000, '[') + std::string(65'000, ']'));
+    const Result r =
+        agxsim_within(120, "run -q " + kStatsTrace + " --set \"core.l1d.size_bytes=$(cat " +
+                               value.string() + ")\"");
+    INFO(r.err.substr(0, 400));
+    CHECK(r.code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find("--set core.l1d.size_bytes=[[[") != std::string::npos);
+    CHECK(r.err.find("nested deeper than 256 levels") != std::string::npos);
+    CHECK(r.err.size() < 400);  // the override is quoted shortened
+}
+
+TEST_CASE("bad inputs: JSON nested within the limit still reads") {
+    // 200 levels: not a setting, so the key is what is wrong, not the depth.
+    std::string value = std::string(200, '[') + std::string(200, ']');
+    expect_refused("config show m1 --set 'core.l1d.size_bytes=" + value + "'",
+                   "core.l1d.size_bytes", "expected a non-negative integer");
+}
+
+// --- 4. bad input, not internal errors ------------------------------------
+
+TEST_CASE("bad inputs: a JSON number beyond a double names its file") {
+    expect_refused("run -q " + kStatsTrace + " --config " + bad("config_number_overflow.json"),
+                   "config_number_overflow.json", "number overflow parsing '1e999'");
+    expect_refused("validate -m " + bad("measurement_number_overflow.json"),
+                   "measurement_number_overflow.json", "number overflow parsing '1e999'");
+}
