@@ -119,6 +119,62 @@ TEST_CASE("bad inputs: JSON nested within the limit still reads") {
                    "core.l1d.size_bytes", "expected a non-negative integer");
 }
 
+// --- 2. concurrent output files ------------------------------------------
+
+TEST_CASE("bad inputs: an output file's temporary is its own, so concurrent runs never mix") {
+    const fs::path stats = scratch() / "same.json";
+    fs::remove(stats);
+    // What another run writing the same file had in progress under the old
+    // fixed temporary name: a run must neither write into it nor rename it.
+    const fs::path other = scratch() / "same.json.partial";
+    std::ofstream(other) << "another run's half-written statistics";
+    const Result r = agxsim("run -q " + kStatsTrace + " --stats " + stats.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(nlohmann::json::parse(slurp(stats)).at("cycles").is_number_unsigned());
+    CHECK(slurp(other) == "another run's half-written statistics");
+    fs::remove(other);
+
+    // Runs at once on the same file: whichever renames last wins, whole.
+    for (int round = 0; round < 3; ++round) {
+        std::string cmd = "(";
+        for (int i = 0; i < 6; ++i)
+            cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --stats " +
+                   stats.string() + " & ";
+        cmd += "wait) >/dev/null 2>&1";
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        const auto j = nlohmann::json::parse(slurp(stats));  // throws if mixed
+        CHECK(j.at("cycles").is_number_unsigned());
+        CHECK_FALSE(partial_left(stats));
+    }
+}
+
+TEST_CASE("bad inputs: report directories and trace conversions are completed whole") {
+    // Several conversions to one file at once: the file is one of them, whole.
+    const fs::path out = scratch() / "converted.trace";
+    std::string cmd = "(";
+    for (int i = 0; i < 6; ++i)
+        cmd += std::string(AGXSIM_EXE) + " trace convert " + example("imad_fadd_mix.trace") + " " +
+               out.string() + " --format text & ";
+    cmd += "wait) >/dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    CHECK(agxsim("run -q " + out.string()).code == 0);
+    CHECK_FALSE(partial_left(out));
+
+    // Two runs given one report directory: one completes it, neither mixes.
+    const fs::path dir = scratch() / "report";
+    fs::remove_all(dir);
+    cmd = "(";
+    for (int i = 0; i < 2; ++i)
+        cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --report " + dir.string() +
+               " & ";
+    cmd += "wait) >/dev/null 2>&1";
+    std::system(cmd.c_str());
+    REQUIRE(fs::exists(dir / "stats.json"));
+    CHECK(nlohmann::json::parse(slurp(dir / "stats.json")).at("cycles").is_number_unsigned());
+    CHECK_FALSE(partial_left(dir));
+}
+
 // --- 4. bad input, not internal errors ------------------------------------
 
 TEST_CASE("bad inputs: a JSON number beyond a double names its file") {
