@@ -175,6 +175,41 @@ TEST_CASE("bad inputs: report directories and trace conversions are completed wh
     CHECK_FALSE(partial_left(dir));
 }
 
+// --- 3. rates and latencies ----------------------------------------------
+
+TEST_CASE("bad inputs: a DRAM efficiency of 1e-12 is refused at once, not a hang") {
+    expect_refused("run -q " + kStatsTrace + " --set memory.dram.efficiency=1e-12",
+                   "memory.dram.efficiency", "out of range: 1e-12 (must be 0.01 to 1)");
+    // The slowest DRAM the range allows runs, and promptly.
+    const fs::path stats = scratch() / "slow.json";
+    const Result r =
+        agxsim_within(120, "run -q " + kStatsTrace + " --set memory.dram.efficiency=0.01 --stats " +
+                               stats.string());
+    INFO(r.err);
+    CHECK(r.code == 0);
+}
+
+TEST_CASE("bad inputs: rates and latencies outside their physical range are refused") {
+    const std::string run = "config show m1 --set ";
+    expect_refused(run + "clock_ghz=0.001", "clock_ghz", "must be 0.1 to 10");
+    expect_refused(run + "memory.dram.data_rate_mtps=1", "memory.dram.data_rate_mtps",
+                   "must be 100 to 100000");
+    expect_refused(run + "memory.dram.latency_ns=1000000", "memory.dram.latency_ns",
+                   "must be 1 to 10000");
+    expect_refused(run + "memory.dram.bus_width_bits=4000000000", "memory.dram.bus_width_bits",
+                   "must be 8 to 16384");
+    expect_refused(run + "memory.l2.hit_latency_cycles=4000000000", "memory.l2.hit_latency_cycles",
+                   "must be 1 to 65536");
+    expect_refused(run + "core.l1d.bytes_per_cycle=4000000000", "core.l1d.bytes_per_cycle",
+                   "must be 1 to 4096");
+    expect_refused(run + "core.threadgroup_memory_latency_cycles=4000000000",
+                   "core.threadgroup_memory_latency_cycles", "must be 1 to 65536");
+    // These two were an internal error (out of memory, a model's own limit).
+    expect_refused(run + "memory.l2.mshrs=4000000000", "memory.l2.mshrs", "must be 1 to 4096");
+    expect_refused(run + "core.register_cache.entries=4000000000", "core.register_cache.entries",
+                   "must be 1 to 4096");
+}
+
 // --- 4. bad input, not internal errors ------------------------------------
 
 TEST_CASE("bad inputs: a JSON number beyond a double names its file") {
