@@ -218,3 +218,38 @@ TEST_CASE("bad inputs: a JSON number beyond a double names its file") {
     expect_refused("validate -m " + bad("measurement_number_overflow.json"),
                    "measurement_number_overflow.json", "number overflow parsing '1e999'");
 }
+
+TEST_CASE("bad inputs: a measurement file's fields of the wrong JSON type") {
+    expect_refused("validate -m " + bad("measurement_description_type.json"),
+                   "measurement_description_type.json: description", "expected a string");
+    expect_refused("validate -m " + bad("measurement_format_type.json"),
+                   "measurement_format_type.json", "\"format\": \"agxsim-measurements\"");
+    expect_refused("validate -m " + bad("measurement_version_type.json"),
+                   "measurement_version_type.json: version", "expected the integer 1");
+    expect_refused("validate -m " + bad("measurement_qualifier_type.json"),
+                   "measurement_qualifier_type.json: records[0].qualifier", "expected a string");
+    expect_refused("validate -m " + bad("measurement_raw_type.json"),
+                   "measurement_raw_type.json: records[0].raw", "expected a string");
+}
+
+TEST_CASE("bad inputs: a reference CSV's integer cell missing or not a number") {
+    expect_refused("validate -m " + bad("reference_missing_integer.csv"),
+                   "reference_missing_integer.csv:2: ilp", "missing");
+    expect_refused("validate -m " + bad("reference_not_integer.csv"),
+                   "reference_not_integer.csv:2: simds_per_core",
+                   "expected a non-negative integer below 2^32, got 'eight'");
+}
+
+// --- 5. numbers in range ---------------------------------------------------
+
+TEST_CASE("bad inputs: a measured figure is positive, so no statistic is nan% or below -100%") {
+    expect_refused("validate -m " + bad("measurement_value_zero.json"),
+                   "measurement_value_zero.json: records[0].value", "out of range: 0");
+    expect_refused("validate -m " + bad("measurement_value_negative.json"),
+                   "measurement_value_negative.json: records[0].value", "out of range: -3.9");
+    expect_refused("validate -m " + bad("reference_nan_figure.csv"), "reference_nan_figure.csv:2",
+                   "the figure 'nan' is out of range");
+    expect_refused("validate -m " + bad("measurement_overhead_range.json"),
+                   "measurement_overhead_range.json: records[0].benchmark.overhead_cycles",
+                   "must be 0 to 1000000 cycles");
+}
