@@ -253,3 +253,10 @@ TEST_CASE("bad inputs: a measured figure is positive, so no statistic is nan% or
                    "measurement_overhead_range.json: records[0].benchmark.overhead_cycles",
                    "must be 0 to 1000000 cycles");
 }
+
+TEST_CASE("bad inputs: a profile's counts are counts") {
+    expect_refused("profile show " + bad("profile_negative_count.json"),
+                   "profile_negative_count.json: instructions[0].issues", "expected a count");
+    expect_refused("profile show " + bad("profile_pc_type.json"),
+                   "profile_pc_type.json: instructions[0].pc", "expected a count");
+}
