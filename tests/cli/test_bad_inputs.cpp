@@ -18,8 +18,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/trace/open_trace.hpp"
+#include "sim/trace/trace_writer.hpp"
+#include "sim/trace/workload.hpp"
 
 namespace fs = std::filesystem;
 using namespace agx_test;
@@ -259,4 +264,87 @@ TEST_CASE("bad inputs: a profile's counts are counts") {
                    "profile_negative_count.json: instructions[0].issues", "expected a count");
     expect_refused("profile show " + bad("profile_pc_type.json"),
                    "profile_pc_type.json: instructions[0].pc", "expected a count");
+}
+
+// --- 6. binary traces round-trip or are refused ----------------------------
+
+TEST_CASE("bad inputs: binary traces that the text format cannot hold are refused on read") {
+    const struct {
+        const char* file;
+        const char* reason;
+    } cases[] = {
+        {"operand_kind0.agxb", "fadd32 source 2: operand of kind 0 (none)"},
+        {"kernel_name_blank.agxb", "kernel name with a blank"},
+        {"kernel_name_newline.agxb", "kernel name with a blank, line break"},
+        {"kernel_name_hash.agxb", "kernel name with '#'"},
+        {"kernel_name_long.agxb", "a kernel name of 65524 bytes (at most 65523)"},
+    };
+    for (const auto& c : cases) {
+        expect_refused("run -q " + bad(c.file), c.file, c.reason);
+        const fs::path out = scratch() / "never.trace";
+        fs::remove(out);
+        expect_refused("trace convert " + bad(c.file) + " " + out.string() + " --format text",
+                       c.file, c.reason);
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(partial_left(out));
+    }
+    // The base they were made from is fine.
+    CHECK(agxsim("run -q " + bad("binary_base.trace")).code == 0);
+}
+
+TEST_CASE("bad inputs: a kernel name no trace can hold is refused when written") {
+    const struct {
+        const char* file;
+        const char* where;
+        const char* reason;
+    } cases[] = {
+        {"kernel_name_long.agxk", "kernel name 'kkkkkkkk", "65524 bytes (at most 65523)"},
+        {"kernel_name_control.agxk", "kernel name 'bad?name'", "control character"},
+    };
+    for (const auto& c : cases) {
+        const fs::path out = scratch() / "never.agxb";
+        fs::remove(out);
+        expect_refused("kernel record " + bad(c.file) + " -o " + out.string(), c.where, c.reason);
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(partial_left(out));
+    }
+}
+
+TEST_CASE("trace convert: every example goes text -> binary -> text -> binary byte for byte") {
+    // The example's own binary keeps its line numbers, comments counted; the
+    // text the converter writes has none, so the bytes repeat from there:
+    // T0 -> B1 -> T1 -> B2 -> T2 -> B3 with T1 == T2 and B2 == B3, and B1
+    // holds the same instructions as B2 but for their source lines.
+    const fs::path dir = fs::path(AGX_SOURCE_DIR) / "traces" / "examples";
+    std::vector<fs::path> examples;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".trace") examples.push_back(e.path());
+    REQUIRE(examples.size() >= 5);
+    for (const fs::path& t0 : examples) {
+        const std::string n = (scratch() / t0.stem()).string();
+        const std::string b1 = n + ".1.agxb", t1 = n + ".1.trace", b2 = n + ".2.agxb",
+                          t2 = n + ".2.trace", b3 = n + ".3.agxb";
+        INFO(t0);
+        REQUIRE(agxsim("trace convert " + t0.string() + " " + b1).code == 0);
+        REQUIRE(agxsim("trace convert " + b1 + " " + t1 + " --format text").code == 0);
+        REQUIRE(agxsim("trace convert " + t1 + " " + b2).code == 0);
+        REQUIRE(agxsim("trace convert " + b2 + " " + t2 + " --format text").code == 0);
+        REQUIRE(agxsim("trace convert " + t2 + " " + b3).code == 0);
+        CHECK(slurp(t1) == slurp(t2));
+        CHECK(slurp(b2) == slurp(b3));
+
+        auto w1 = agx::open_trace(b1), w2 = agx::open_trace(b2);
+        REQUIRE(w1->launch().threadgroups == w2->launch().threadgroups);
+        const std::uint32_t simds = w1->launch().simds_per_threadgroup();
+        for (std::uint32_t g = 0; g < w1->launch().threadgroups; ++g)
+            for (std::uint32_t s = 0; s < simds; ++s) {
+                auto a = w1->open(g, s), b = w2->open(g, s);
+                std::uint64_t count = 0;
+                for (; a->peek() && b->peek(); a->advance(), b->advance(), ++count)
+                    if (!agx::same_instruction(*a->peek(), *b->peek(), false)) break;
+                INFO("threadgroup " << g << " simd " << s << " instruction " << count);
+                CHECK(a->peek() == nullptr);
+                CHECK(b->peek() == nullptr);
+            }
+    }
 }
