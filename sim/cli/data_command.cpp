@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
+#include "sim/common/output_file.hpp"
 #include "validation/lib/reference_csv.hpp"
 
 namespace agx::cli {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/kernel/applegpu_import.hpp"
 
 namespace agx::cli {

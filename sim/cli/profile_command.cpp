@@ -1,6 +1,5 @@
 // `agxsim profile show FILE`: a profile written by `agxsim run --profile`,
 // as an annotated listing sorted by the simd-cycles each instruction waited.
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "sim/stats/instruction_profile.hpp"
 
 namespace agx::cli {
@@ -16,14 +16,7 @@ namespace agx::cli {
 namespace {
 
 int show(const std::string& path, std::size_t top) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open");
-    nlohmann::json p;
-    try {
-        p = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, std::string("not JSON: ") + e.what());
-    }
+    const nlohmann::json p = read_json_file(path, "profile", nullptr, "not JSON");
     std::cout << format_profile(p, path, top);
     return kExitOk;
 }

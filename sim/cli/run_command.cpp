@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
 #include "sim/cli/summary.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
 #include "sim/stats/cpi_stack_svg.hpp"
@@ -95,8 +95,10 @@ void parse_window(const std::string& text, TimelineOptions& o) {
         throw InputError("--timeline-window " + text, "the window is empty (B <= A)");
 }
 
-// A report directory, written under a temporary name beside it and renamed
-// into place when complete (removed if the run fails).
+// A report directory, written under a unique temporary name beside it and
+// renamed into place when complete (removed if the run fails). The rename
+// replaces an empty directory and fails on a full one, so of two runs given
+// the same directory one completes it and the other fails.
 class ReportDir {
   public:
     explicit ReportDir(const std::string& path) : path_(path) {
@@ -104,9 +106,10 @@ class ReportDir {
         std::error_code ec;
         if (fs::exists(path_) && !(fs::is_directory(path_) && fs::is_empty(path_)))
             throw InputError("--report " + path_, "exists and is not an empty directory");
-        temp_ = path_ + ".partial-" + std::to_string(::getpid());
-        fs::create_directories(temp_, ec);
+        const fs::path parent = fs::path(path_).parent_path();
+        if (!parent.empty()) fs::create_directories(parent, ec);
         if (ec) throw InputError("--report " + path_, "cannot create: " + ec.message());
+        temp_ = make_temp_directory_beside(path_, "--report " + path_);
     }
     ~ReportDir() {
         std::error_code ec;
@@ -116,8 +119,7 @@ class ReportDir {
     void commit() {
         namespace fs = std::filesystem;
         std::error_code ec;
-        if (fs::exists(path_)) fs::remove(path_, ec);  // empty, checked above
-        fs::rename(temp_, path_, ec);
+        fs::rename(temp_, path_, ec);  // replaces an empty directory, as checked above
         if (ec) throw InputError("--report " + path_, "cannot complete: " + ec.message());
         committed_ = true;
     }

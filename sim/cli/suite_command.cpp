@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
 #include "sim/cli/summary.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
 #include "validation/lib/measurement.hpp"

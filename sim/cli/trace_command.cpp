@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/trace/trace_writer.hpp"
 
 namespace agx::cli {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/output_file.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/trace/trace_writer.hpp"
 #include "validation/lib/measurement.hpp"

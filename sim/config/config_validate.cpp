@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 #include "isa/catalogue.hpp"
@@ -31,6 +32,12 @@ bool is_pow2(u64 v) {
 }
 std::string str(u64 v) {
     return std::to_string(v);
+}
+// A double as written: 1e-12, not 0.000000.
+std::string number(double v) {
+    std::ostringstream s;
+    s << v;
+    return s.str();
 }
 
 // Collects the first problem; later checks are skipped once one is found.
@@ -94,9 +101,11 @@ void check_cache(Checker& c, const std::string& at, const CacheConfig& k, bool t
                           " bytes; the set count must be a power of two (with a power-of-two " +
                           "associativity, so must the size)",
                       shape);
-    c.at_least(at + ".hit_latency_cycles", k.hit_latency_cycles, 1);
-    c.at_least(at + ".bytes_per_cycle", k.bytes_per_cycle, 1);
-    if (takes_misses) c.at_least(at + ".mshrs", k.mshrs, 1);
+    // Latencies and rates: what a cache can physically take or move in a
+    // cycle, far beyond any real one, never zero.
+    c.within(at + ".hit_latency_cycles", k.hit_latency_cycles, 1, 65536);
+    c.within(at + ".bytes_per_cycle", k.bytes_per_cycle, 1, 4096);
+    c.within(at + ".mshrs", k.mshrs, takes_misses ? 1 : 0, 4096);
     c.within(at + ".prefetch_lines", k.prefetch_lines, 0, 64);
     c.one_of(at + ".replacement", k.replacement, kPolicies);
 }
@@ -183,7 +192,8 @@ void check_core(Checker& c, const CoreConfig& k) {
                    str(k.simd_width),
                {"core.simd_width"});
     c.at_least("core.threadgroup_memory_bytes", k.threadgroup_memory_bytes, 1);
-    c.at_least("core.threadgroup_memory_latency_cycles", k.threadgroup_memory_latency_cycles, 1);
+    c.within("core.threadgroup_memory_latency_cycles", k.threadgroup_memory_latency_cycles, 1,
+             65536);
     c.within("core.threadgroup_memory_banks", k.threadgroup_memory_banks, 1, 1024);
     c.pow2("core.threadgroup_memory_banks", k.threadgroup_memory_banks);
     c.within("core.threadgroup_memory_bank_bytes", k.threadgroup_memory_bank_bytes, 1, 128);
@@ -263,14 +273,14 @@ void check_memory(Checker& c, const MachineConfig& m) {
 
     const DramConfig& d = m.memory.dram;
     c.within("memory.dram.channels", d.channels, 1, 1024);
-    c.at_least("memory.dram.bus_width_bits", d.bus_width_bits, 8);
+    c.within("memory.dram.bus_width_bits", d.bus_width_bits, 8, 16384);
     if (c.ok() && (d.bus_width_bits % (8 * d.channels)) != 0)
         c.fail("memory.dram.bus_width_bits",
                "bus_width_bits " + str(d.bus_width_bits) + " does not split into " +
                    str(d.channels) + " channels of whole bytes",
                {"memory.dram.channels"});
-    c.within("memory.dram.data_rate_mtps", d.data_rate_mtps, 1, 100000);
-    c.within("memory.dram.latency_ns", d.latency_ns, 1, 100000);
+    c.within("memory.dram.data_rate_mtps", d.data_rate_mtps, 100, 100000);
+    c.within("memory.dram.latency_ns", d.latency_ns, 1, 10000);
     c.within("memory.dram.banks_per_channel", d.banks_per_channel, 1, 256);
     c.at_least("memory.dram.row_bytes", d.row_bytes, m.memory.slc.line_bytes);
     c.pow2("memory.dram.row_bytes", d.row_bytes);
@@ -279,9 +289,11 @@ void check_memory(Checker& c, const MachineConfig& m) {
                str(d.row_miss_ns) + " ns is not below latency_ns " + str(d.latency_ns) +
                    " (a row hit must take some time)",
                {"memory.dram.latency_ns"});
-    if (!(std::isfinite(d.efficiency) && d.efficiency > 0.0 && d.efficiency <= 1.0))
-        c.fail("memory.dram.efficiency", "out of range: " + std::to_string(d.efficiency) +
-                                             " (must be above 0 and at most 1)");
+    // A sustained fraction of the peak: real controllers keep 50-90%; below
+    // 1% a path is not a DRAM any more.
+    if (!(std::isfinite(d.efficiency) && d.efficiency >= 0.01 && d.efficiency <= 1.0))
+        c.fail("memory.dram.efficiency",
+               "out of range: " + number(d.efficiency) + " (must be 0.01 to 1)");
 }
 
 }  // namespace
@@ -290,9 +302,8 @@ std::optional<ConfigProblem> find_problem(const MachineConfig& m) {
     Checker c;
     if (m.name.empty()) c.fail("name", "must not be empty");
     c.one_of("family", m.family, kFamilies);
-    if (!(std::isfinite(m.clock_ghz) && m.clock_ghz > 0.0 && m.clock_ghz <= 10.0))
-        c.fail("clock_ghz", "out of range: " + std::to_string(m.clock_ghz) +
-                                " (must be above 0 and at most 10)");
+    if (!(std::isfinite(m.clock_ghz) && m.clock_ghz >= 0.1 && m.clock_ghz <= 10.0))
+        c.fail("clock_ghz", "out of range: " + number(m.clock_ghz) + " (must be 0.1 to 10)");
     c.within("cores", m.cores, 1, 1024);
     if (c.ok()) check_core(c, m.core);
     if (c.ok()) check_memory(c, m);

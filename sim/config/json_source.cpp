@@ -1,13 +1,12 @@
 #include "sim/config/json_source.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <set>
 #include <vector>
 
+#include "sim/common/json_input.hpp"
 #include "sim/config/config_error.hpp"
 #include "sim/config/config_schema.hpp"
 
@@ -97,22 +96,8 @@ class DuplicateKeyCheck {
     std::vector<Frame> frames_;
 };
 
-json read_json_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw config_error(path, "",
-                           std::string("cannot read config file: ") + std::strerror(errno));
-    try {
-        return json::parse(in, DuplicateKeyCheck(path));
-    } catch (const json::parse_error& e) {
-        // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ...".
-        std::string msg = e.what();
-        if (const auto close = msg.find("] ");
-            msg.rfind("[json.exception", 0) == 0 && close != std::string::npos)
-            msg = msg.substr(close + 2);
-        throw config_error(path, "",
-                           "malformed JSON at byte " + std::to_string(e.byte) + ": " + msg);
-    }
+json read_config_file(const std::string& path) {
+    return agx::read_json_file(path, "config file", DuplicateKeyCheck(path));
 }
 
 // Records `file` as the origin of `path` and of every key under it.
@@ -137,7 +122,7 @@ void merge_into(json& base, const json& child, const std::string& prefix, const 
 }
 
 ConfigDocument read_chain(const std::string& path, std::vector<std::string>& chain) {
-    json j = read_json_file(path);
+    json j = read_config_file(path);
     if (!j.is_object()) throw config_error(path, "", "the top level must be a JSON object");
 
     ConfigDocument doc;
@@ -179,7 +164,8 @@ ConfigDocument read_document(const std::string& path) {
 }
 
 void apply_override(ConfigDocument& doc, const std::string& expr) {
-    const std::string where = "--set " + expr;
+    // A message quotes the override, shortened: a value may be any length.
+    const std::string where = "--set " + (expr.size() <= 120 ? expr : expr.substr(0, 100) + "...");
     const auto eq = expr.find('=');
     if (eq == std::string::npos || eq == 0)
         throw config_error(where, "", "expected key.path=value, e.g. core.l1d.size_bytes=16384");
@@ -200,8 +186,8 @@ void apply_override(ConfigDocument& doc, const std::string& expr) {
 
     // A value that parses as JSON is JSON (16384, 1.3, [..]); anything else is
     // a string, so `replacement=lru` needs no quotes.
-    json value = json::parse(text, nullptr, false);
-    if (value.is_discarded()) value = text;
+    std::optional<json> parsed = parse_json_if_json(text, where);
+    json value = parsed ? std::move(*parsed) : json(text);
 
     std::string pointer;
     for (char c : key) pointer += c == '.' ? '/' : c;

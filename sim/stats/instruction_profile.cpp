@@ -1,6 +1,7 @@
 #include "sim/stats/instruction_profile.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
@@ -33,6 +34,46 @@ std::string trimmed(const std::string& s) {
     if (a == std::string::npos) return {};
     const auto b = s.find_last_not_of(" \t");
     return s.substr(a, b - a + 1);
+}
+
+// Counts in a profile are unsigned integers, at most 2^53 (exact in a
+// double), so that sums and shares stay numbers.
+constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 53;
+
+void check_count(const nlohmann::json& x, const char* key, const std::string& where) {
+    if (!x.is_object() || !x.contains(key)) throw InputError(where + "." + key, "missing");
+    const nlohmann::json& v = x.at(key);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > kMaxCount)
+        throw InputError(where + "." + key,
+                         "expected a count (an integer from 0 to 2^53), got " + v.dump());
+}
+
+// Every field format_profile reads, checked before it reads any.
+void check_entry(const nlohmann::json& x, const std::string& where) {
+    if (!x.is_object()) throw InputError(where, "expected an object");
+    for (const char* key : {"pc", "line", "issues", "lanes"}) check_count(x, key, where);
+    if (x.at("pc").get<std::uint64_t>() > UINT32_MAX ||
+        x.at("line").get<std::uint64_t>() > UINT32_MAX)
+        throw InputError(where, "pc or line beyond 32 bits");
+    if (!x.contains("waits") || !x.at("waits").is_object())
+        throw InputError(where + ".waits", "missing or not an object");
+    for (const auto& kv : x.at("waits").items())
+        check_count(x.at("waits"), kv.key().c_str(), where + ".waits");
+    if (!x.contains("register_cache")) throw InputError(where + ".register_cache", "missing");
+    for (const char* key : {"hits", "misses"})
+        check_count(x.at("register_cache"), key, where + ".register_cache");
+    if (x.contains("memory")) {
+        const nlohmann::json& m = x.at("memory");
+        if (!m.is_object()) throw InputError(where + ".memory", "expected an object");
+        if (m.contains("lines"))
+            for (const char* key : {"lines", "l1_hits", "l1_misses"})
+                check_count(m, key, where + ".memory");
+        else if (m.contains("bank_passes"))
+            check_count(m, "bank_passes", where + ".memory");
+    }
+    const char* name = x.contains("text") ? "text" : "mnemonic";
+    if (!x.contains(name) || !x.at(name).is_string())
+        throw InputError(where + "." + name, "missing or not a string");
 }
 
 std::string percent(double part, double whole) {
@@ -121,8 +162,8 @@ nlohmann::json InstructionProfile::to_json(const std::string& source, const std:
 }
 
 std::string format_profile(const nlohmann::json& p, const std::string& path, std::size_t top) {
-    if (!p.is_object() || p.value("format", "") != kFormat || !p.contains("instructions") ||
-        !p["instructions"].is_array())
+    if (!p.is_object() || !p.contains("format") || p.at("format") != kFormat ||
+        !p.contains("instructions") || !p.at("instructions").is_array())
         throw InputError(path,
                          std::string("not an agxsim profile (no \"format\": \"") + kFormat + "\")");
     struct Row {
@@ -131,17 +172,20 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
     };
     std::vector<Row> rows;
     std::uint64_t all_waits = 0, all_issues = 0;
-    try {
-        for (const auto& x : p["instructions"]) {
-            std::uint64_t w = 0;
-            for (const auto& kv : x.at("waits").items()) w += kv.value().get<std::uint64_t>();
-            rows.push_back({&x, w});
-            all_waits += w;
-            all_issues += x.at("issues").get<std::uint64_t>();
-        }
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(path, std::string("malformed profile entry: ") + e.what());
+    std::size_t index = 0;
+    for (const auto& x : p.at("instructions")) {
+        check_entry(x, path + ": instructions[" + std::to_string(index++) + "]");
+        std::uint64_t w = 0;
+        for (const auto& kv : x.at("waits").items()) w += kv.value().get<std::uint64_t>();
+        rows.push_back({&x, w});
+        all_waits += w;
+        all_issues += x.at("issues").get<std::uint64_t>();
     }
+    for (const char* key : {"workload", "machine"})
+        if (p.contains(key) && !p.at(key).is_string())
+            throw InputError(path + ": " + key, "expected a string");
+    if (p.contains("cycles") && !p.at("cycles").is_number_unsigned())
+        throw InputError(path + ": cycles", "expected a count, got " + p.at("cycles").dump());
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.waited > b.waited; });
 

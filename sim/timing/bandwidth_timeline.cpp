@@ -17,6 +17,9 @@ BandwidthTimeline::BandwidthTimeline(double bytes_per_cycle, Cycle bucket_cycles
       bucket_cycles_(std::max<Cycle>(1, bucket_cycles)),
       inverse_rate_(1.0 / rate_),
       capacity_(rate_ * static_cast<double>(bucket_cycles_)),
+      // What counts as nothing: a billionth of a byte, or of a bucket's
+      // capacity on a path so slow that a bucket holds less than that.
+      epsilon_(std::min(kEpsilon, capacity_ * kEpsilon)),
       used_(kRing, 0.0) {}
 
 double& BandwidthTimeline::used(std::uint64_t bucket) {
@@ -42,22 +45,37 @@ Cycle BandwidthTimeline::reserve(Cycle arrival, std::uint32_t bytes) {
     double remaining = static_cast<double>(bytes);
     double start = -1.0, done = 0.0;
     for (;; ++b) {
+        if (b >= end_ && remaining > capacity_ * static_cast<double>(kRing + 1)) {
+            // Every bucket from here on is empty and the rest fills more of
+            // them than the ring holds: those that would fall out of it as
+            // the rest is placed are full, and are skipped in one step. So a
+            // request costs at most the ring's length of steps, however slow
+            // the path (a rate of 1e-12 bytes per cycle would otherwise walk
+            // ~10^13 buckets for one line).
+            if (start < 0)
+                start =
+                    std::max(static_cast<double>(arrival), static_cast<double>(b * bucket_cycles_));
+            const double skip = std::floor(remaining / capacity_) - static_cast<double>(kRing);
+            remaining -= skip * capacity_;
+            b += static_cast<std::uint64_t>(skip);
+        }
         double& u = used(b);
         const double free = capacity_ - u;
-        if (free <= kEpsilon) continue;
+        if (free <= epsilon_) continue;
         const double bucket_start = static_cast<double>(b * bucket_cycles_);
         if (start < 0)
             start = std::max(static_cast<double>(arrival), bucket_start + u * inverse_rate_);
         const double take = std::min(free, remaining);
         u += take;
         remaining -= take;
-        if (remaining <= kEpsilon) {
+        end_ = std::max(end_, b + 1);
+        if (remaining <= epsilon_) {
             done = bucket_start + u * inverse_rate_;
             break;
         }
     }
     done = std::max(done, start + transfer);
-    while (first_open_ < base_ + kRing && used_[first_open_ & (kRing - 1)] >= capacity_ - kEpsilon)
+    while (first_open_ < base_ + kRing && used_[first_open_ & (kRing - 1)] >= capacity_ - epsilon_)
         ++first_open_;
     queue_cycles_ += std::max(0.0, done - (static_cast<double>(arrival) + transfer));
     const Cycle d = static_cast<Cycle>(std::ceil(done - kEpsilon));

@@ -12,6 +12,7 @@
 #include "sim/trace/binary_trace_checksum.hpp"
 #include "sim/trace/binary_trace_format.hpp"
 #include "sim/trace/binary_trace_records.hpp"
+#include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_line_reader.hpp"
 #include "sim/trace/trace_writer.hpp"
 
@@ -169,6 +170,9 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     if (head.take<std::uint32_t>() != 0)
         throw InputError(where, "corrupt index: reserved field not 0");
     chunk_count_ = head.take<std::uint64_t>();
+    if (name_bytes > kMaxKernelName)
+        throw InputError(where, "index: a kernel name of " + std::to_string(name_bytes) +
+                                    " bytes (at most " + std::to_string(kMaxKernelName) + ")");
     if (mnemonic_count > 0x10000)
         throw InputError(where, "corrupt index: " + std::to_string(mnemonic_count) +
                                     " mnemonics (at most 65536)");
@@ -197,6 +201,9 @@ void BinaryTraceFile::read_index(std::uint64_t file_size) {
     IndexCursor in(rest.data(), rest.size(), where);
     const unsigned char* name = in.bytes(name_bytes);
     kernel_name_.assign(reinterpret_cast<const char*>(name), name_bytes);
+    if (name_bytes)  // 0: no name
+        if (const auto problem = kernel_name_problem(kernel_name_))
+            throw InputError(where, "index: " + *problem);
 
     const auto& cat = isa::Catalogue::instance();
     for (std::uint32_t i = 0; i < mnemonic_count; ++i) {

@@ -43,7 +43,9 @@ bool has_memory(const MemoryAccess& m) {
 // opened; describe_operand() says what is wrong only when it fails.
 bool operand_ok(const Operand& o, std::uint32_t registers_halves) {
     if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard)) return false;
-    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return true;
+    // Kind 0 (none) marks an unused operand; every operand a record counts is used.
+    if (o.kind == OperandKind::None) return false;
+    if (o.kind == OperandKind::Imm) return true;
     const unsigned end = o.first_half + o.halves;
     return o.halves != 0 && o.halves <= kMaxHalves &&
            end <= (o.kind == OperandKind::Reg ? registers_halves : kUniformHalves);
@@ -54,7 +56,8 @@ std::string describe_operand(const Operand& o, const char* role, unsigned i,
     auto who = [&] { return std::string(role) + " " + std::to_string(i + 1); };
     if (static_cast<unsigned>(o.hint) > static_cast<unsigned>(CacheHint::Discard))
         return who() + ": bad cache hint " + std::to_string(static_cast<unsigned>(o.hint));
-    if (o.kind == OperandKind::Imm || o.kind == OperandKind::None) return {};
+    if (o.kind == OperandKind::None) return who() + ": operand of kind 0 (none)";
+    if (o.kind == OperandKind::Imm) return {};
     if (o.halves == 0 || o.halves > kMaxHalves)
         return who() + ": bad width of " + std::to_string(o.halves) + " halves";
     const unsigned end = o.first_half + o.halves;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/timing/memory_fault.hpp"
+#include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_parse.hpp"
 
 namespace agx::trace_detail {
@@ -197,6 +198,7 @@ class Indexer {
             if (rest.substr(0, 5) != "name=" || rest.size() == 5 ||
                 rest.find_first_of(" \t") != std::string_view::npos)
                 fail(at, "expected 'kernel name=NAME'");
+            if (const auto problem = kernel_name_problem(rest.substr(5))) fail(at, *problem);
             index_.kernel_name = std::string(rest.substr(5));
         } else if (word == "simd") {
             if (!launch_line_) fail(at, "'simd' section before the 'launch' line");

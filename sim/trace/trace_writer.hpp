@@ -33,6 +33,10 @@ class TraceWriter {
     virtual void finish() = 0;
 };
 
+// What both writers' begin() do first: an empty name (none) or one that
+// kernel_name_problem() accepts, else an InputError naming the name.
+void check_kernel_name(const std::string& kernel_name);
+
 // Text format v1 (traces/FORMAT.md).
 std::unique_ptr<TraceWriter> make_text_trace_writer(std::ostream& out);
 // Binary format v2 (traces/FORMAT.md, "Binary trace format"). Needs only

@@ -10,6 +10,7 @@
 #include "sim/trace/binary_trace_format.hpp"
 #include "sim/trace/binary_trace_records.hpp"
 #include "sim/trace/binary_trace_zstd.hpp"
+#include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_writer.hpp"
 
 namespace agx {
@@ -24,6 +25,7 @@ class BinaryTraceWriter final : public TraceWriter {
 
     void begin(const Launch& launch, const std::string& kernel_name) override {
         expect(!begun_, "begin() called twice");
+        check_kernel_name(kernel_name);
         begun_ = true;
         launch_ = launch;
         kernel_name_ = kernel_name;

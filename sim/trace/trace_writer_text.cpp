@@ -71,6 +71,7 @@ class TextTraceWriter final : public TraceWriter {
     explicit TextTraceWriter(std::ostream& out) : out_(out) {}
 
     void begin(const Launch& l, const std::string& kernel_name) override {
+        check_kernel_name(kernel_name);
         out_ << "agxsim-trace 1\n";
         if (!kernel_name.empty()) out_ << "kernel name=" << kernel_name << "\n";
         out_ << "launch threads_per_threadgroup=" << l.threads_per_threadgroup

@@ -1,6 +1,9 @@
-// Writing any Workload as a trace, and comparing instructions.
+// Writing any Workload as a trace, the writers' shared kernel-name check,
+// and comparing instructions.
 #include <memory>
 
+#include "sim/common/errors.hpp"
+#include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_writer.hpp"
 
 namespace agx {
@@ -44,6 +47,17 @@ bool same_instruction(const Instruction& a, const Instruction& b, bool compare_l
     for (unsigned i = 0; i < a.num_src; ++i)
         if (!same_operand(a.src[i], b.src[i])) return false;
     return true;
+}
+
+void check_kernel_name(const std::string& kernel_name) {
+    if (kernel_name.empty()) return;
+    const auto problem = kernel_name_problem(kernel_name);
+    if (!problem) return;
+    // Quoted on one line, shortened.
+    std::string quoted = kernel_name.size() <= 40 ? kernel_name : kernel_name.substr(0, 37) + "...";
+    for (char& c : quoted)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    throw InputError("kernel name '" + quoted + "'", "cannot be written to a trace: " + *problem);
 }
 
 void write_workload(Workload& workload, const std::string& kernel_name, TraceWriter& out) {

@@ -56,6 +56,15 @@ inline fs::path write_file(const std::string& name, const std::string& text) {
     return p;
 }
 
+// Whether a temporary of `target` ("<target>.partial-XXXXXX", as output files
+// are written) is left in its directory.
+inline bool partial_left(const fs::path& target) {
+    const std::string prefix = target.filename().string() + ".partial";
+    for (const auto& e : fs::directory_iterator(target.parent_path()))
+        if (e.path().filename().string().rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
 inline std::string example(const std::string& name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/examples/" + name;
 }

@@ -40,7 +40,7 @@ void expect_bad_input(const std::string& args, const std::string& where,
     CHECK(r.err.find(where) != std::string::npos);
     CHECK(r.err.find(reason_part) != std::string::npos);
     CHECK_FALSE(fs::exists(stats));
-    CHECK_FALSE(fs::exists(stats.string() + ".partial"));
+    CHECK_FALSE(partial_left(stats));
 }
 
 const char* kGoodTrace =

@@ -39,7 +39,7 @@ void expect_bad_convert(const std::string& in, const std::string& where,
     CHECK(r.err.find(where) != std::string::npos);
     CHECK(r.err.find(reason) != std::string::npos);
     CHECK_FALSE(fs::exists(out));
-    CHECK_FALSE(fs::exists(out.string() + ".partial"));
+    CHECK_FALSE(partial_left(out));
 }
 
 }  // namespace

@@ -76,6 +76,23 @@ TEST_CASE("bandwidth time line: a path moves at most its rate, and idle adds no 
     CHECK(gaps.reserve(10, 128) == 14);
 }
 
+TEST_CASE("bandwidth time line: a very slow path costs a request no more steps than a fast one",
+          "[memory]") {
+    // 1e-12 B per cycle: a bucket holds less than the time line's epsilon,
+    // and one line spans ~10^13 buckets. Placing it used to walk them one by
+    // one (or never end); now it finishes at once, at the right time.
+    BandwidthTimeline slow(1e-12);
+    const Cycle first = slow.reserve(0, 128);
+    CHECK(static_cast<double>(first) == Approx(1.28e14).epsilon(1e-9));
+    const Cycle second = slow.reserve(0, 128);  // queued behind the first
+    CHECK(static_cast<double>(second) == Approx(2.56e14).epsilon(1e-9));
+    CHECK(static_cast<double>(slow.pass(second, 64)) == Approx(3.2e14).epsilon(1e-9));
+    // A fast path that a large request overruns by more than its look-ahead.
+    BandwidthTimeline fast(1.0);
+    CHECK(fast.reserve(0, 4'000'000'000u) == 4'000'000'000u);
+    CHECK(fast.reserve(0, 8) == 4'000'000'008u);
+}
+
 TEST_CASE("MSHR file: a miss that finds every entry taken waits for the first to free",
           "[memory]") {
     MissTracker m(2);

@@ -131,8 +131,11 @@ BenchmarkDefinition benchmark_from_json(const nlohmann::json& j, const std::stri
             shape_from(get<std::string>(j, "operand_shape", where), where + ".operand_shape");
     if (j.contains("overhead_cycles")) {
         b.overhead_cycles = get<double>(j, "overhead_cycles", where);
-        if (b.overhead_cycles < 0)
-            throw InputError(where + ".overhead_cycles", "must not be negative");
+        // A kernel's fixed cost: thousands of cycles; the launch holds it in 32 bits.
+        if (!(b.overhead_cycles >= 0 && b.overhead_cycles <= 1e6))
+            throw InputError(where + ".overhead_cycles",
+                             "out of range: " + j.at("overhead_cycles").dump() +
+                                 " (must be 0 to 1000000 cycles)");
     }
     if (j.contains("method")) {
         const auto m = get<std::string>(j, "method", where);

@@ -1,10 +1,12 @@
 #include "validation/lib/measurement.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <set>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "validation/lib/reference_csv.hpp"
 
 namespace agx::validation {
@@ -47,6 +49,21 @@ std::string str(const nlohmann::json& j, const char* key, const std::string& whe
         throw InputError(where + "." + key, "missing or not a string");
     return j.at(key).get<std::string>();
 }
+
+// An optional string: "" when absent. `where` names the key.
+std::string optional_str(const nlohmann::json& j, const char* key, const std::string& where) {
+    if (!j.contains(key)) return {};
+    if (!j.at(key).is_string())
+        throw InputError(where, std::string("expected a string, got ") + j.at(key).type_name());
+    return j.at(key).get<std::string>();
+}
+
+// The largest figure a measurement may hold, in any unit: far above any
+// cycle count, bandwidth or percentage a benchmark reports, low enough that
+// an error percentage stays a number.
+constexpr double kMaxFigure = 1e9;
+// A GPU clock, as a config's clock_ghz.
+constexpr double kMaxClockGhz = 10.0;
 
 // A memory figure needs a memory benchmark of the matching kind and its unit;
 // every other figure is in cycles of an ALU benchmark.
@@ -113,26 +130,25 @@ void write_measurements(const MeasurementFile& f, std::ostream& out) {
 }
 
 MeasurementFile read_measurements(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open measurement file");
-    if (looks_like_reference_csv(path)) return import_reference_csv(path);
-
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, std::string("malformed JSON: ") + e.what());
+    if (looks_like_reference_csv(path)) {
+        if (!std::ifstream(path)) throw InputError(path, "cannot open measurement file");
+        return import_reference_csv(path);
     }
-    if (!j.is_object() || j.value("format", "") != kFormat)
+    const nlohmann::json j = read_json_file(path, "measurement file");
+    if (!j.is_object() || !j.contains("format") || j.at("format") != kFormat)
         throw InputError(
             path, std::string("not an agxsim measurement file (expected \"format\": \"") + kFormat +
                       "\")");
-    if (j.value("version", 0) != kVersion)
+    if (j.contains("version") && !j.at("version").is_number_integer())
+        throw InputError(path + ": version", std::string("expected the integer ") +
+                                                 std::to_string(kVersion) + ", got " +
+                                                 j.at("version").type_name());
+    if (j.value("version", nlohmann::json(0)) != kVersion)
         throw InputError(path, "measurement format version " +
                                    j.value("version", nlohmann::json(0)).dump() +
                                    " is not supported (this agxsim reads version 1)");
     MeasurementFile f;
-    f.description = j.value("description", "");
+    f.description = optional_str(j, "description", path + ": description");
     if (j.contains("probe")) {
         if (!j.at("probe").is_object()) throw InputError(path + ": probe", "expected an object");
         f.probe = j.at("probe");
@@ -149,23 +165,32 @@ MeasurementFile read_measurements(const std::string& path) {
             throw InputError(where + ".id", "duplicate id '" + m.id + "'");
         m.chip = str(r, "chip", where);
         if (!r.contains("clock_ghz") || !r.at("clock_ghz").is_number() ||
-            r.at("clock_ghz").get<double>() <= 0)
-            throw InputError(where + ".clock_ghz", "missing or not a positive number");
+            !(r.at("clock_ghz").get<double>() > 0) ||
+            r.at("clock_ghz").get<double>() > kMaxClockGhz)
+            throw InputError(where + ".clock_ghz",
+                             "missing or not a clock in GHz (above 0 and at most 10)");
         m.clock_ghz = r.at("clock_ghz").get<double>();
         m.kind = kind_from(str(r, "kind", where), where + ".kind");
         if (!r.contains("benchmark")) throw InputError(where + ".benchmark", "missing");
         m.benchmark = benchmark_from_json(r.at("benchmark"), where + ".benchmark");
         if (!r.contains("value"))
             throw InputError(where + ".value", "missing (null when not measured)");
-        if (r.at("value").is_number())
-            m.value = r.at("value").get<double>();
-        else if (!r.at("value").is_null())
+        if (r.at("value").is_number()) {
+            const double v = r.at("value").get<double>();
+            // A time, a bandwidth or a share: positive, or the error statistics mean nothing.
+            if (!(std::isfinite(v) && v > 0 && v <= kMaxFigure))
+                throw InputError(where + ".value",
+                                 "out of range: " + r.at("value").dump() +
+                                     " (a measured figure is above 0 and at most 1e9)");
+            m.value = v;
+        } else if (!r.at("value").is_null()) {
             throw InputError(where + ".value", "expected a number or null");
-        m.qualifier = r.value("qualifier", "");
+        }
+        m.qualifier = optional_str(r, "qualifier", where + ".qualifier");
         if (!(m.qualifier.empty() || m.qualifier == "~" || m.qualifier == "<" ||
               m.qualifier == "≤"))
             throw InputError(where + ".qualifier", "expected \"\", \"~\", \"<\" or \"≤\"");
-        m.raw = r.value("raw", "");
+        m.raw = optional_str(r, "raw", where + ".raw");
         m.unit = str(r, "unit", where);
         check_kind_and_unit(m, where);
         m.provenance = str(r, "provenance", where);

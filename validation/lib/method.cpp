@@ -1,11 +1,11 @@
 #include "validation/lib/method.hpp"
 
 #include <cstdlib>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 
 namespace agx::validation {
 
@@ -52,14 +52,7 @@ KindParameters kind(const nlohmann::json& j, const char* key, const std::string&
 }
 
 Method load(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open the measurement-method file");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, std::string("malformed JSON: ") + e.what());
-    }
+    const nlohmann::json j = read_json_file(path, "the measurement-method file");
     Method m;
     m.throughput = kind(j, "throughput", path);
     m.latency = kind(j, "latency", path);

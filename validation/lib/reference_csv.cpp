@@ -1,6 +1,9 @@
 #include "validation/lib/reference_csv.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -51,13 +54,37 @@ void parse_value(const std::string& cell, Measurement& m, const std::string& whe
         m.value.reset();
         return;
     }
+    double v = 0;
     try {
         std::size_t used = 0;
-        m.value = std::stod(s, &used);
+        v = std::stod(s, &used);
         if (used != s.size()) throw std::invalid_argument(s);
     } catch (const std::exception&) {
         throw InputError(where, "cannot read the figure '" + cell + "'");
     }
+    // As a measurement file's value: a positive figure, or the error statistics mean nothing.
+    if (!(std::isfinite(v) && v > 0 && v <= 1e9))
+        throw InputError(where,
+                         "the figure '" + cell + "' is out of range (above 0 and at most 1e9)");
+    m.value = v;
+}
+
+// A cell of decimal digits only, as a 32-bit count; nothing otherwise.
+std::optional<std::uint32_t> digits(const std::string& cell) {
+    if (cell.empty() || cell.size() > 10 ||
+        cell.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const std::uint64_t v = std::stoull(cell);
+    if (v > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+    return static_cast<std::uint32_t>(v);
+}
+
+// An integer cell the row cannot do without.
+std::uint32_t integer_cell(const std::string& cell, const std::string& where, const char* column) {
+    if (cell.empty()) throw InputError(where + ": " + column, "missing (expected an integer)");
+    if (auto v = digits(cell)) return *v;
+    throw InputError(where + ": " + column,
+                     "expected a non-negative integer below 2^32, got '" + cell + "'");
 }
 
 // The register width a row name implies: 32 wins ("IMUL(16x16=32)" writes 32 bits).
@@ -72,11 +99,7 @@ std::uint32_t repetitions_of(std::string cell) {
     if (cell.rfind("≤", 0) == 0) cell = cell.substr(std::string("≤").size());
     const auto dash = cell.find('-');
     if (dash != std::string::npos) cell = cell.substr(dash + 1);
-    try {
-        return static_cast<std::uint32_t>(std::stoul(cell));
-    } catch (const std::exception&) {
-        return 0;
-    }
+    return digits(cell).value_or(0);
 }
 
 BenchmarkDefinition definition(const std::string& name, const std::vector<BodyItem>& body,
@@ -191,8 +214,8 @@ MeasurementFile import_reference_csv(const std::string& path) {
             }
         } else if (header == "instructions,ilp,simds_per_core,cycles_32bit,cycles_16bit") {
             KindParameters p = m.ilp_occupancy;
-            p.ilp = static_cast<std::uint32_t>(std::stoul(col(1)));
-            p.simds_per_core = static_cast<std::uint32_t>(std::stoul(col(2)));
+            p.ilp = integer_cell(col(1), where, "ilp");
+            p.simds_per_core = integer_cell(col(2), where, "simds_per_core");
             // "FMUL/FADD/IADD": the figure holds for each of them.
             for (const auto& op : split(col(0), '/')) {
                 for (std::uint32_t bits : {32u, 16u}) {
@@ -205,9 +228,9 @@ MeasurementFile import_reference_csv(const std::string& path) {
                 }
             }
         } else if (header == "register_bits,cycles_min_low,cycles_min_high,virtual_repetitions") {
-            const auto bits = static_cast<std::uint32_t>(std::stoul(col(0)));
+            const auto bits = integer_cell(col(0), where, "register_bits");
             KindParameters p = m.latency;
-            p.repetitions = static_cast<std::uint32_t>(std::stoul(col(3)));
+            p.repetitions = integer_cell(col(3), where, "virtual_repetitions");
             const std::string id = im.table + "/" + col(0) + "bit/reps" + col(3);
             im.add(im.record(id, "m1-max", kM1MaxGhz, FigureKind::Control,
                              definition("control group", {}, bits, p, m.overhead(bits))),

@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "validation/lib/correlation_plot.hpp"
 #include "validation/lib/staircase_plot.hpp"
 
@@ -120,9 +122,13 @@ void write_report(const std::string& dir, const ValidationReport& report) {
                            {"failed", report.failed},
                            {"unsupported", report.unsupported}};
     for (const auto& [kind, s] : report.by_kind) summary[kind] = to_json(s);
-    std::ofstream(dir + "/summary.json") << std::setw(2) << summary << "\n";
+    // Each file is written whole under a temporary name and renamed into
+    // place, so that runs writing the same directory never mix one file.
+    std::ostringstream summary_text;
+    summary_text << std::setw(2) << summary << "\n";
+    write_file_atomically(dir + "/summary.json", summary_text.str());
 
-    std::ofstream csv(dir + "/results.csv");
+    std::ostringstream csv;
     csv << "id,kind,chip,benchmark,measured,qualifier,simulated,error_percent,included,note\n";
     for (const ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
@@ -133,16 +139,17 @@ void write_report(const std::string& dir, const ValidationReport& report) {
             << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 3) : "") << ","
             << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
     }
+    write_file_atomically(dir + "/results.csv", csv.str());
 
     std::vector<PlotPoint> points;
     for (const ValidationRow& row : report.rows)
         if (row.included)
             points.push_back(
                 {*row.measured.value, row.simulated.value, figure_kind_name(row.measured.kind)});
-    std::ofstream svg(dir + "/correlation.svg");
+    std::ostringstream svg;
     write_correlation_svg(svg, points,
                           "agxsim " + report.config + ": simulated vs measured (cycles)");
-    if (!svg) throw InputError(dir, "cannot write the report");
+    write_file_atomically(dir + "/correlation.svg", svg.str());
     // Memory rows: latency (the staircase), bandwidth and code size against footprint.
     write_memory_plots(dir, report);
 }

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "validation/lib/report.hpp"
 
 namespace agx::validation {
@@ -153,12 +154,12 @@ std::vector<std::string> write_memory_plots(const std::string& dir,
         std::vector<FootprintSeries> series;
         for (const auto& [key, s] : plot.series) series.push_back(s);
         const std::string x_label = plot.kind == FigureKind::CodeSize ? "code size" : "footprint";
-        std::ofstream svg(dir + "/" + plot.file);
+        std::ostringstream svg;
         write_footprint_svg(svg, series,
                             "agxsim " + report.config + ": " + plot.what + " against " + x_label +
                                 ", simulated over measured",
                             x_label, std::string(plot.what) + " (" + plot.unit + ")");
-        if (!svg) throw InputError(dir, "cannot write the report");
+        write_file_atomically(dir + "/" + plot.file, svg.str());
         written.push_back(plot.file);
     }
     return written;

@@ -24,6 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "validation/probe/backend.hpp"
 #include "validation/probe/fake_backend.hpp"
 #include "validation/probe/kernel_generator.hpp"
@@ -60,18 +61,6 @@ std::vector<SuiteEntry> select(const std::vector<SuiteEntry>& all, const std::st
     for (const auto& e : all)
         if (only.empty() || e.id.find(only) != std::string::npos) out.push_back(e);
     return out;
-}
-
-// Written next to the destination, then renamed: no half-written file is left behind.
-void write_atomically(const std::string& path, const std::string& text) {
-    const std::string partial = path + ".partial";
-    {
-        std::ofstream out(partial);
-        if (!out) throw agx::InputError(path, "cannot write");
-        out << text;
-        if (!out) throw agx::InputError(path, "write failed");
-    }
-    std::filesystem::rename(partial, path);
 }
 
 int list(const Source& src, const std::string& only) {
@@ -143,7 +132,7 @@ int run(RunArgs& a) {
     for (const auto& m : file.records) measured += m.value.has_value();
     std::ostringstream text;
     agx::validation::write_measurements(file, text);
-    write_atomically(a.out, text.str());
+    agx::write_file_atomically(a.out, text.str());
     std::cout << a.out << ": " << measured << " of " << file.records.size()
               << " benchmarks measured on " << backend->device().name << "\n";
     return kOk;
@@ -230,7 +219,7 @@ int suite(const std::vector<std::string>& from, const std::string& out) {
                                     "), written by `agxsim-probe suite` from the imported data and "
                                     "validation/suite/method.json; the suite `agxsim-probe run` "
                                     "measures by default. Regenerate, do not edit.";
-    write_atomically(out, suite_json(all, description).dump(1) + "\n");
+    agx::write_file_atomically(out, suite_json(all, description).dump(1) + "\n");
     std::cout << out << ": " << all.size() << " benchmarks\n";
     return kOk;
 }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "validation/lib/method.hpp"
 #include "validation/lib/reference_csv.hpp"
 
@@ -63,14 +64,7 @@ std::vector<SuiteEntry> entries_of(const validation::MeasurementFile& file) {
 }
 
 std::vector<SuiteEntry> read_suite(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open suite file");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, std::string("malformed JSON: ") + e.what());
-    }
+    const nlohmann::json j = read_json_file(path, "suite file");
     if (!j.is_object() || !j.contains("benchmarks") || !j.at("benchmarks").is_array())
         throw InputError(path, "a suite file is an object with a \"benchmarks\" array");
     std::vector<SuiteEntry> out;
@@ -99,11 +93,10 @@ std::vector<SuiteEntry> read_suite(const std::string& path) {
 }
 
 std::vector<SuiteEntry> read_entries(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open");
+    if (!std::ifstream(path)) throw InputError(path, "cannot open");
     if (!validation::looks_like_reference_csv(path)) {
         // Peek: a suite has "benchmarks"; a measurement file has "records".
-        const auto j = nlohmann::json::parse(in, nullptr, false);
+        const auto j = read_json_file(path);
         if (j.is_object() && j.contains("benchmarks")) return read_suite(path);
     }
     return entries_of(validation::read_measurements(path));

@@ -1,0 +1,350 @@
+// What a fuzzing campaign broke, kept fixed: crashes on deeply nested JSON,
+// a --stats file corrupted by concurrent runs, a hang on a slow DRAM,
+// "internal error" on bad input, numbers that reached the statistics
+// unchecked, and binary traces that `run` took but `trace convert` could not
+// write back. Each bad input must give exit 2 and one line naming the file
+// and the key or line, and leave no output file.
+//
+// The inputs are minimised under tests/cli/bad_inputs/ (README.md there says
+// what each holds); the deeply nested ones are written here, since what
+// matters about them is only their depth.
+#include <catch2/catch.hpp>
+
+#include "tests/cli/cli_run.hpp"
+
+#include <sys/wait.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/trace/open_trace.hpp"
+#include "sim/trace/trace_writer.hpp"
+#include "sim/trace/workload.hpp"
+
+namespace fs = std::filesystem;
+using namespace agx_test;
+
+namespace {
+
+std::string bad(const std::string& name) {
+    return std::string(AGX_SOURCE_DIR) + "/tests/cli/bad_inputs/" + name;
+}
+
+// Runs `agxsim ARGS` under `timeout`, so that a hang fails (exit 124)
+// instead of stalling the suite. ARGS may use the shell ($(cat FILE)).
+Result agxsim_within(int seconds, const std::string& args) {
+    const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
+    const std::string cmd = "timeout " + std::to_string(seconds) + " " + AGXSIM_EXE + " " + args +
+                            " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+// Exit 2 (not 1, an internal error, nor a signal), one line on stderr
+// naming `where` and saying `reason`.
+void expect_refused(const std::string& args, const std::string& where, const std::string& reason) {
+    const Result r = agxsim_within(120, args);
+    INFO("args: " << args.substr(0, 300) << "\nstderr: " << r.err.substr(0, 600));
+    CHECK(r.code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(where) != std::string::npos);
+    CHECK(r.err.find(reason) != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+}
+
+// `depth` nested objects {"a": {"a": ... 1 ...}}.
+std::string nested_objects(std::size_t depth) {
+    std::string s;
+    for (std::size_t i = 0; i < depth; ++i) s += "{\"a\":";
+    s += "1";
+    s.append(depth, '}');
+    return s;
+}
+
+const std::string kStatsTrace = example("load_wait_use.trace");
+
+}  // namespace
+
+// --- 1. deep nesting -------------------------------------------------------
+
+TEST_CASE("bad inputs: JSON nested 100,000 deep is refused wherever JSON is read, not a crash") {
+    const std::string deep = nested_objects(100'000);
+
+    const fs::path cfg = write_file("deep_config.json", deep);
+    expect_refused("run -q " + kStatsTrace + " --config " + cfg.string(), "deep_config.json",
+                   "nested deeper than 256 levels");
+
+    // Reached through `extends`: the base file is named.
+    const fs::path base = write_file("deep_base.json", deep);
+    const fs::path child = write_file("extends_deep.json", R"({"extends": "deep_base.json"})");
+    expect_refused("config show " + child.string(), "deep_base.json", "nested deeper");
+
+    // A measurement file whose probe record is deep.
+    const fs::path meas = write_file(
+        "deep_measurement.json",
+        R"({"format": "agxsim-measurements", "version": 1, "records": [], "probe": )" + deep + "}");
+    expect_refused("validate -m " + meas.string(), "deep_measurement.json", "nested deeper");
+
+    // A profile.
+    const fs::path profile =
+        write_file("deep_profile.json",
+                   R"({"format": "agxsim-profile 1", "instructions": [], "x": )" + deep + "}");
+    expect_refused("profile show " + profile.string(), "deep_profile.json", "nested deeper");
+}
+
+TEST_CASE("bad inputs: a --set value of 65,000 nested arrays is refused, not a crash") {
+    // Given through the shell, so that the command line stays short; the
+    // value is one argument of 130,000 characters.
+    const fs::path value =
+        write_file("deep_set.txt", std::string(65'000, '[') + std::string(65'000, ']'));
+    const Result r =
+        agxsim_within(120, "run -q " + kStatsTrace + " --set \"core.l1d.size_bytes=$(cat " +
+                               value.string() + ")\"");
+    INFO(r.err.substr(0, 400));
+    CHECK(r.code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find("--set core.l1d.size_bytes=[[[") != std::string::npos);
+    CHECK(r.err.find("nested deeper than 256 levels") != std::string::npos);
+    CHECK(r.err.size() < 400);  // the override is quoted shortened
+}
+
+TEST_CASE("bad inputs: JSON nested within the limit still reads") {
+    // 200 levels: not a setting, so the key is what is wrong, not the depth.
+    std::string value = std::string(200, '[') + std::string(200, ']');
+    expect_refused("config show m1 --set 'core.l1d.size_bytes=" + value + "'",
+                   "core.l1d.size_bytes", "expected a non-negative integer");
+}
+
+// --- 2. concurrent output files ------------------------------------------
+
+TEST_CASE("bad inputs: an output file's temporary is its own, so concurrent runs never mix") {
+    const fs::path stats = scratch() / "same.json";
+    fs::remove(stats);
+    // What another run writing the same file had in progress under the old
+    // fixed temporary name: a run must neither write into it nor rename it.
+    const fs::path other = scratch() / "same.json.partial";
+    std::ofstream(other) << "another run's half-written statistics";
+    const Result r = agxsim("run -q " + kStatsTrace + " --stats " + stats.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(nlohmann::json::parse(slurp(stats)).at("cycles").is_number_unsigned());
+    CHECK(slurp(other) == "another run's half-written statistics");
+    fs::remove(other);
+
+    // Runs at once on the same file: whichever renames last wins, whole.
+    for (int round = 0; round < 3; ++round) {
+        std::string cmd = "(";
+        for (int i = 0; i < 6; ++i)
+            cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --stats " +
+                   stats.string() + " & ";
+        cmd += "wait) >/dev/null 2>&1";
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        const auto j = nlohmann::json::parse(slurp(stats));  // throws if mixed
+        CHECK(j.at("cycles").is_number_unsigned());
+        CHECK_FALSE(partial_left(stats));
+    }
+}
+
+TEST_CASE("bad inputs: report directories and trace conversions are completed whole") {
+    // Several conversions to one file at once: the file is one of them, whole.
+    const fs::path out = scratch() / "converted.trace";
+    std::string cmd = "(";
+    for (int i = 0; i < 6; ++i)
+        cmd += std::string(AGXSIM_EXE) + " trace convert " + example("imad_fadd_mix.trace") + " " +
+               out.string() + " --format text & ";
+    cmd += "wait) >/dev/null 2>&1";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    CHECK(agxsim("run -q " + out.string()).code == 0);
+    CHECK_FALSE(partial_left(out));
+
+    // Two runs given one report directory: one completes it, neither mixes.
+    const fs::path dir = scratch() / "report";
+    fs::remove_all(dir);
+    cmd = "(";
+    for (int i = 0; i < 2; ++i)
+        cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --report " + dir.string() +
+               " & ";
+    cmd += "wait) >/dev/null 2>&1";
+    std::system(cmd.c_str());
+    REQUIRE(fs::exists(dir / "stats.json"));
+    CHECK(nlohmann::json::parse(slurp(dir / "stats.json")).at("cycles").is_number_unsigned());
+    CHECK_FALSE(partial_left(dir));
+}
+
+// --- 3. rates and latencies ----------------------------------------------
+
+TEST_CASE("bad inputs: a DRAM efficiency of 1e-12 is refused at once, not a hang") {
+    expect_refused("run -q " + kStatsTrace + " --set memory.dram.efficiency=1e-12",
+                   "memory.dram.efficiency", "out of range: 1e-12 (must be 0.01 to 1)");
+    // The slowest DRAM the range allows runs, and promptly.
+    const fs::path stats = scratch() / "slow.json";
+    const Result r =
+        agxsim_within(120, "run -q " + kStatsTrace + " --set memory.dram.efficiency=0.01 --stats " +
+                               stats.string());
+    INFO(r.err);
+    CHECK(r.code == 0);
+}
+
+TEST_CASE("bad inputs: rates and latencies outside their physical range are refused") {
+    const std::string run = "config show m1 --set ";
+    expect_refused(run + "clock_ghz=0.001", "clock_ghz", "must be 0.1 to 10");
+    expect_refused(run + "memory.dram.data_rate_mtps=1", "memory.dram.data_rate_mtps",
+                   "must be 100 to 100000");
+    expect_refused(run + "memory.dram.latency_ns=1000000", "memory.dram.latency_ns",
+                   "must be 1 to 10000");
+    expect_refused(run + "memory.dram.bus_width_bits=4000000000", "memory.dram.bus_width_bits",
+                   "must be 8 to 16384");
+    expect_refused(run + "memory.l2.hit_latency_cycles=4000000000", "memory.l2.hit_latency_cycles",
+                   "must be 1 to 65536");
+    expect_refused(run + "core.l1d.bytes_per_cycle=4000000000", "core.l1d.bytes_per_cycle",
+                   "must be 1 to 4096");
+    expect_refused(run + "core.threadgroup_memory_latency_cycles=4000000000",
+                   "core.threadgroup_memory_latency_cycles", "must be 1 to 65536");
+    // These two were an internal error (out of memory, a model's own limit).
+    expect_refused(run + "memory.l2.mshrs=4000000000", "memory.l2.mshrs", "must be 1 to 4096");
+    expect_refused(run + "core.register_cache.entries=4000000000", "core.register_cache.entries",
+                   "must be 1 to 4096");
+}
+
+// --- 4. bad input, not internal errors ------------------------------------
+
+TEST_CASE("bad inputs: a JSON number beyond a double names its file") {
+    expect_refused("run -q " + kStatsTrace + " --config " + bad("config_number_overflow.json"),
+                   "config_number_overflow.json", "number overflow parsing '1e999'");
+    expect_refused("validate -m " + bad("measurement_number_overflow.json"),
+                   "measurement_number_overflow.json", "number overflow parsing '1e999'");
+}
+
+TEST_CASE("bad inputs: a measurement file's fields of the wrong JSON type") {
+    expect_refused("validate -m " + bad("measurement_description_type.json"),
+                   "measurement_description_type.json: description", "expected a string");
+    expect_refused("validate -m " + bad("measurement_format_type.json"),
+                   "measurement_format_type.json", "\"format\": \"agxsim-measurements\"");
+    expect_refused("validate -m " + bad("measurement_version_type.json"),
+                   "measurement_version_type.json: version", "expected the integer 1");
+    expect_refused("validate -m " + bad("measurement_qualifier_type.json"),
+                   "measurement_qualifier_type.json: records[0].qualifier", "expected a string");
+    expect_refused("validate -m " + bad("measurement_raw_type.json"),
+                   "measurement_raw_type.json: records[0].raw", "expected a string");
+}
+
+TEST_CASE("bad inputs: a reference CSV's integer cell missing or not a number") {
+    expect_refused("validate -m " + bad("reference_missing_integer.csv"),
+                   "reference_missing_integer.csv:2: ilp", "missing");
+    expect_refused("validate -m " + bad("reference_not_integer.csv"),
+                   "reference_not_integer.csv:2: simds_per_core",
+                   "expected a non-negative integer below 2^32, got 'eight'");
+}
+
+// --- 5. numbers in range ---------------------------------------------------
+
+TEST_CASE("bad inputs: a measured figure is positive, so no statistic is nan% or below -100%") {
+    expect_refused("validate -m " + bad("measurement_value_zero.json"),
+                   "measurement_value_zero.json: records[0].value", "out of range: 0");
+    expect_refused("validate -m " + bad("measurement_value_negative.json"),
+                   "measurement_value_negative.json: records[0].value", "out of range: -3.9");
+    expect_refused("validate -m " + bad("reference_nan_figure.csv"), "reference_nan_figure.csv:2",
+                   "the figure 'nan' is out of range");
+    expect_refused("validate -m " + bad("measurement_overhead_range.json"),
+                   "measurement_overhead_range.json: records[0].benchmark.overhead_cycles",
+                   "must be 0 to 1000000 cycles");
+}
+
+TEST_CASE("bad inputs: a profile's counts are counts") {
+    expect_refused("profile show " + bad("profile_negative_count.json"),
+                   "profile_negative_count.json: instructions[0].issues", "expected a count");
+    expect_refused("profile show " + bad("profile_pc_type.json"),
+                   "profile_pc_type.json: instructions[0].pc", "expected a count");
+}
+
+// --- 6. binary traces round-trip or are refused ----------------------------
+
+TEST_CASE("bad inputs: binary traces that the text format cannot hold are refused on read") {
+    const struct {
+        const char* file;
+        const char* reason;
+    } cases[] = {
+        {"operand_kind0.agxb", "fadd32 source 2: operand of kind 0 (none)"},
+        {"kernel_name_blank.agxb", "kernel name with a blank"},
+        {"kernel_name_newline.agxb", "kernel name with a blank, line break"},
+        {"kernel_name_hash.agxb", "kernel name with '#'"},
+        {"kernel_name_long.agxb", "a kernel name of 65524 bytes (at most 65523)"},
+    };
+    for (const auto& c : cases) {
+        expect_refused("run -q " + bad(c.file), c.file, c.reason);
+        const fs::path out = scratch() / "never.trace";
+        fs::remove(out);
+        expect_refused("trace convert " + bad(c.file) + " " + out.string() + " --format text",
+                       c.file, c.reason);
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(partial_left(out));
+    }
+    // The base they were made from is fine.
+    CHECK(agxsim("run -q " + bad("binary_base.trace")).code == 0);
+}
+
+TEST_CASE("bad inputs: a kernel name no trace can hold is refused when written") {
+    const struct {
+        const char* file;
+        const char* where;
+        const char* reason;
+    } cases[] = {
+        {"kernel_name_long.agxk", "kernel name 'kkkkkkkk", "65524 bytes (at most 65523)"},
+        {"kernel_name_control.agxk", "kernel name 'bad?name'", "control character"},
+    };
+    for (const auto& c : cases) {
+        const fs::path out = scratch() / "never.agxb";
+        fs::remove(out);
+        expect_refused("kernel record " + bad(c.file) + " -o " + out.string(), c.where, c.reason);
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(partial_left(out));
+    }
+}
+
+TEST_CASE("trace convert: every example goes text -> binary -> text -> binary byte for byte") {
+    // The example's own binary keeps its line numbers, comments counted; the
+    // text the converter writes has none, so the bytes repeat from there:
+    // T0 -> B1 -> T1 -> B2 -> T2 -> B3 with T1 == T2 and B2 == B3, and B1
+    // holds the same instructions as B2 but for their source lines.
+    const fs::path dir = fs::path(AGX_SOURCE_DIR) / "traces" / "examples";
+    std::vector<fs::path> examples;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".trace") examples.push_back(e.path());
+    REQUIRE(examples.size() >= 5);
+    for (const fs::path& t0 : examples) {
+        const std::string n = (scratch() / t0.stem()).string();
+        const std::string b1 = n + ".1.agxb", t1 = n + ".1.trace", b2 = n + ".2.agxb",
+                          t2 = n + ".2.trace", b3 = n + ".3.agxb";
+        INFO(t0);
+        REQUIRE(agxsim("trace convert " + t0.string() + " " + b1).code == 0);
+        REQUIRE(agxsim("trace convert " + b1 + " " + t1 + " --format text").code == 0);
+        REQUIRE(agxsim("trace convert " + t1 + " " + b2).code == 0);
+        REQUIRE(agxsim("trace convert " + b2 + " " + t2 + " --format text").code == 0);
+        REQUIRE(agxsim("trace convert " + t2 + " " + b3).code == 0);
+        CHECK(slurp(t1) == slurp(t2));
+        CHECK(slurp(b2) == slurp(b3));
+
+        auto w1 = agx::open_trace(b1), w2 = agx::open_trace(b2);
+        REQUIRE(w1->launch().threadgroups == w2->launch().threadgroups);
+        const std::uint32_t simds = w1->launch().simds_per_threadgroup();
+        for (std::uint32_t g = 0; g < w1->launch().threadgroups; ++g)
+            for (std::uint32_t s = 0; s < simds; ++s) {
+                auto a = w1->open(g, s), b = w2->open(g, s);
+                std::uint64_t count = 0;
+                for (; a->peek() && b->peek(); a->advance(), b->advance(), ++count)
+                    if (!agx::same_instruction(*a->peek(), *b->peek(), false)) break;
+                INFO("threadgroup " << g << " simd " << s << " instruction " << count);
+                CHECK(a->peek() == nullptr);
+                CHECK(b->peek() == nullptr);
+            }
+    }
+}
