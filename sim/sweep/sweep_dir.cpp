@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "sim/sweep/metrics.hpp"
 #include "sim/sweep/results_csv.hpp"
 
@@ -75,29 +76,15 @@ void claim_directory(const std::string& dir, const SweepSpec& spec) {
                         {"base_dir", absolute(spec.base_dir)},
                         {"points", point_count(spec)},
                         {"description", spec.document}};
-    // Written beside and renamed, so that a concurrent claim never reads half a file.
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(temp, std::ios::binary);
-        out << m.dump(2) << "\n";
-        if (!out) throw InputError(path, "cannot write");
-    }
-    fs::rename(temp, path, ec);
-    if (ec) throw InputError(path, "cannot write: " + ec.message());
+    write_file_atomically(path, m.dump(2) + "\n");  // never half a file to a concurrent claim
 }
 
 SweepSpec read_directory(const std::string& dir) {
     const std::string path = manifest_path(dir);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (!fs::exists(path))
         throw InputError(
             dir, "holds no sweep (no sweep.json): run `agxsim sweep run` or `sweep slurm` first");
-    nlohmann::json m;
-    try {
-        m = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(path, std::string("not valid JSON: ") + e.what());
-    }
+    const nlohmann::json m = read_json_file(path, "the sweep manifest");
     if (!m.is_object() || m.value("agxsim_sweep", 0) != kManifestVersion ||
         !m.contains("description") || !m["source"].is_string() || !m["base_dir"].is_string())
         throw InputError(path, "not a sweep manifest of this agxsim version");

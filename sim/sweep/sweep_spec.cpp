@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "sim/sweep/metrics.hpp"
 
 namespace agx::sweep {
@@ -172,14 +173,7 @@ std::string value_text(const json& v) {
 }
 
 SweepSpec read_sweep(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, "cannot open the sweep description");
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::parse_error& e) {
-        throw InputError(path, std::string("not valid JSON: ") + e.what());
-    }
+    const json doc = read_json_file(path, "the sweep description");
     std::error_code ec;
     const fs::path dir = fs::absolute(path, ec).parent_path().lexically_normal();
     return parse_sweep(doc, path, ec ? fs::path(path).parent_path().string() : dir.string());

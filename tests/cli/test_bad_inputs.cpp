@@ -212,7 +212,7 @@ TEST_CASE("bad inputs: rates and latencies outside their physical range are refu
     // These two were an internal error (out of memory, a model's own limit).
     expect_refused(run + "memory.l2.mshrs=4000000000", "memory.l2.mshrs", "must be 1 to 4096");
     expect_refused(run + "core.register_cache.entries=4000000000", "core.register_cache.entries",
-                   "must be 1 to 4096");
+                   "must be 1 to 256");
 }
 
 // --- 4. bad input, not internal errors ------------------------------------
