@@ -235,9 +235,21 @@ std::vector<InstructionInfo> build() {
     add(op("simd_shuffle_rotate", S, "simd_shuffle", bin(2, 2), 8,
            "read from (lane + delta) mod 32 (applegpu's simd_shuffle_rotate_up by 32 - delta)"));
     add(op("simd_broadcast", S, "simd_shuffle", bin(2, 2), 8, "broadcast one lane's value"));
-    add(op("quad_shuffle", S, "simd_shuffle", bin(2, 2), 8,
+    // Quad forms move data only within 4 lanes: a timing class of their own
+    // (quad_instructions.csv: a cycle less latency than the SIMD forms).
+    add(op("quad_shuffle", S, "quad_shuffle", bin(2, 2), 8,
            "read a value from a lane of the quad"));
-    add(op("quad_broadcast", S, "simd_shuffle", bin(2, 2), 8, "broadcast within each quad"));
+    add(op("quad_broadcast", S, "quad_shuffle", bin(2, 2), 8, "broadcast within each quad"));
+    // Exclusive prefix within each quad, the operation done in the shuffle
+    // unit: quad_instructions.csv measures QUAD_PREFIX_ESUM at one shuffle's
+    // throughput (2.03), so it is one instruction; the Asahi compiler knows
+    // the SIMD-wide form as one instruction too (simd_prefix_iadd).
+    add(op("quad_prefix_fadd32", S, "quad_prefix", un(2, 2), 6,
+           "exclusive prefix sum within each quad, 32-bit float (lowest active lane first)"));
+    add(op("quad_prefix_fmul32", S, "quad_prefix", un(2, 2), 6,
+           "exclusive prefix product within each quad, 32-bit float"));
+    add(op("quad_prefix_iadd32", S, "quad_prefix", un(2, 2), 6,
+           "exclusive prefix sum within each quad, 32-bit integer"));
     add(op("simd_ballot", S, "simd_ballot", un(2, 2), 6, "mask of lanes whose value is non-zero"));
     add(op("icmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where an integer compare holds"));

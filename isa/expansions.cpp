@@ -158,12 +158,25 @@ std::vector<Expansion> build() {
     // a reduction or scan takes 2 rounds instead of 5.
     constexpr std::string_view kQuad =
         "guess: the SIMD form's shape over 4 lanes (2 rounds) with quad_* instructions";
-    one("QUAD_BALLOT", "quad_ballot");
-    seq("QUAD_ICMP_BALLOT", chain({"quad_ballot"}), kQuad);
-    seq("QUAD_FCMP_BALLOT", chain({"quad_ballot"}), kQuad);
+    // Metal's quad vote is a sequence (quad_sequences.csv): the ballot and one
+    // FP32/integer-pipe instruction (throughput 3.02 = 2 + 1), taken here as
+    // the mask of the quad's 4 bits.
+    constexpr std::string_view kQuadVote =
+        "quad_sequences.csv: throughput 3.01-3.02 = a ballot (2) + one FP32/integer issue (1); "
+        "the second instruction taken as the 4-bit mask (bitop32)";
+    seq("QUAD_BALLOT", chain({"quad_ballot", "bitop32"}), kQuadVote);
+    seq("QUAD_ICMP_BALLOT", chain({"quad_ballot", "bitop32"}), kQuadVote);
+    seq("QUAD_FCMP_BALLOT", chain({"quad_ballot", "bitop32"}), kQuadVote);
     one("QUAD_BROADCAST32", "quad_broadcast");
     seq("QUAD_SHUFFLE_ROTATE32", chain({"quad_shuffle"}), kQuad);
     seq("QUAD_SHUFFLE_NOROTATE32", chain({"quad_shuffle"}), kQuad);
+    // quad_shuffle_up/down: the shuffle instruction with a lane offset.
+    seq("QUAD_SHUFFLE_DOWNUP32", chain({"quad_shuffle"}), kQuad);
+    // Any index within the quad is one pass (applegpu's shuffle reads the
+    // quad's value by each lane's 2-bit index), so the random forms, which
+    // take 14-16 passes over 32 lanes, are one instruction over a quad.
+    seq("QUAD_SHUFFLE_RANDOM_SAME32", chain({"quad_shuffle"}), kQuad);
+    seq("QUAD_SHUFFLE_RANDOM_DIFF32", chain({"quad_shuffle"}), kQuad);
     seq("QUAD_SUM<F16>", rounds(2, {"quad_shuffle", "fadd16"}), kQuad);
     seq("QUAD_SUM<F32>", rounds(2, {"quad_shuffle", "fadd32"}), kQuad);
     seq("QUAD_SUM<I16>", rounds(2, {"quad_shuffle", "iadd16"}), kQuad);
@@ -174,16 +187,21 @@ std::vector<Expansion> build() {
     seq("QUAD_PRODUCT<I32>", rounds(2, {"quad_shuffle", "imul32"}), kQuad);
     seq("QUAD_BITWISE_REDUCE16", rounds(2, {"quad_shuffle", "bitop16"}), kQuad);
     seq("QUAD_BITWISE_REDUCE32", rounds(2, {"quad_shuffle", "bitop32"}), kQuad);
-    auto quad_scan = [&](std::string_view op, bool inclusive) {
-        auto s = concat(chain({"quad_shuffle"}), rounds(2, {"quad_shuffle", op}));
-        return inclusive ? concat(s, chain({op})) : s;
+    // Quad scans: one prefix instruction (exclusive: QUAD_PREFIX_ESUM's
+    // throughput 2.03 is one shuffle-unit issue); the inclusive form adds the
+    // lane's own value after it (ISUM 3.19 = 2.03 + one FP32 issue).
+    constexpr std::string_view kQuadScan =
+        "quad_instructions.csv: exclusive = one quad_prefix instruction (throughput 2.03, a "
+        "shuffle's); inclusive = it and the own value's op (3.19)";
+    auto quad_scan = [&](std::string_view prefix, std::string_view op, bool inclusive) {
+        return inclusive ? chain({prefix, op}) : chain({prefix});
     };
-    seq("QUAD_PREFIX_ESUM<F32>", quad_scan("fadd32", false), kQuad);
-    seq("QUAD_PREFIX_ISUM<F32>", quad_scan("fadd32", true), kQuad);
-    seq("QUAD_PREFIX_ESUM<I32>", quad_scan("iadd32", false), kQuad);
-    seq("QUAD_PREFIX_ISUM<I32>", quad_scan("iadd32", true), kQuad);
-    seq("QUAD_PREFIX_EPROD<F32>", quad_scan("fmul32", false), kQuad);
-    seq("QUAD_PREFIX_IPROD<F32>", quad_scan("fmul32", true), kQuad);
+    seq("QUAD_PREFIX_ESUM<F32>", quad_scan("quad_prefix_fadd32", "fadd32", false), kQuadScan);
+    seq("QUAD_PREFIX_ISUM<F32>", quad_scan("quad_prefix_fadd32", "fadd32", true), kQuadScan);
+    seq("QUAD_PREFIX_ESUM<I32>", quad_scan("quad_prefix_iadd32", "iadd32", false), kQuadScan);
+    seq("QUAD_PREFIX_ISUM<I32>", quad_scan("quad_prefix_iadd32", "iadd32", true), kQuadScan);
+    seq("QUAD_PREFIX_EPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", false), kQuadScan);
+    seq("QUAD_PREFIX_IPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", true), kQuadScan);
 
     // --- documented sequences (apple-gpu-core.md) ---------------------------
     seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);

@@ -192,6 +192,24 @@ void shuffle(const KernelInstruction& k, SimdState& s, const Uniforms& u, Index 
          [&](unsigned l) { write_lane(k.in.dst[0], s, l, values[index(l, b.u32(l)) & 31u]); });
 }
 
+// Exclusive prefix within each quad over its active lanes, lowest lane first:
+// a lane gets `identity` combined with every active lane below it in its quad.
+template <typename Op>
+void quad_prefix(const KernelInstruction& k, SimdState& s, const Uniforms& u,
+                 std::uint32_t identity, Op op) {
+    const Source a = resolve(k.in.src[0], s, u);
+    std::array<std::uint32_t, kLanes> result{};
+    for (unsigned q = 0; q < kLanes; q += 4) {
+        std::uint32_t running = identity;
+        for (unsigned l = q; l < q + 4; ++l) {
+            if (!((s.exec >> l) & 1u)) continue;
+            result[l] = running;
+            running = op(running, a.u32(l));
+        }
+    }
+    each(s.exec, [&](unsigned l) { write_lane(k.in.dst[0], s, l, result[l]); });
+}
+
 void ballot(const KernelInstruction& k, SimdState& s, std::uint32_t result, bool quad) {
     each(s.exec, [&](unsigned l) {
         write_lane(k.in.dst[0], s, l, quad ? (result >> (l & ~3u)) & 0xfu : result);
@@ -510,6 +528,12 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         case Sem::QuadBroadcast:
             return shuffle(k, s, u,
                            [](unsigned l, std::uint32_t b) { return (l & ~3u) | (b & 3u); });
+        case Sem::QuadPrefixFadd32:
+            return quad_prefix(k, s, u, 0u, sem::fadd32);
+        case Sem::QuadPrefixFmul32:
+            return quad_prefix(k, s, u, 0x3f800000u, sem::fmul32);  // 1.0f
+        case Sem::QuadPrefixIadd32:
+            return quad_prefix(k, s, u, 0u, [](std::uint32_t x, std::uint32_t y) { return x + y; });
         case Sem::SimdBallot:
         case Sem::QuadBallot: {
             const Source a = src(0);

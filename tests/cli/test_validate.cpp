@@ -40,6 +40,7 @@ std::string shipped(const char* table) {
     return std::string(AGX_SOURCE_DIR) + "/validation/data/" + table + ".json";
 }
 
+// The instruction tables (the quad-group tables have a guard of their own).
 std::string all_shipped() {
     std::string s;
     for (const char* t :
@@ -104,12 +105,29 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
     CHECK(s.at("count").get<int>() >= 300);
     CHECK(s.at("excluded").at("failed") == 0);
     // Regression guards (today's accuracy plus a small margin).
-    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 5.0);     // the target
-    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 10.0);     // the target
-    CHECK(s.at("throughput").at("max_percent").get<double>() <= 25.0);     // the target
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 2.5);     // 2.14% today
+    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 8.5);      // 7.63%
+    CHECK(s.at("throughput").at("max_percent").get<double>() <= 16.0);     // 14.63%
     CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.99);       // the target
     CHECK(s.at("latency").at("mape_percent").get<double>() <= 10.0);       // the target
     CHECK(s.at("ilp_occupancy").at("mape_percent").get<double>() <= 8.0);  // the target
+}
+
+TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
+    const fs::path dir = scratch("quad");
+    REQUIRE(run("validate --config m1-max --strict --summary-only --measurements " +
+                    shipped("quad_instructions") + " " + shipped("quad_sequences") + " --report " +
+                    dir.string(),
+                dir / "log.txt") == 0);
+    const auto s = summary_of(dir);
+    INFO(s.dump(2));
+    CHECK(s.at("count").get<int>() == 48);
+    // Regression guards at today's accuracy (docs/validation.md: the quad
+    // reductions' latencies and 16-bit throughputs are not yet modelled).
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 10.0);
+    CHECK(s.at("latency").at("mape_percent").get<double>() <= 25.0);
+    const auto& t = s.at("tables").at("quad_instructions");
+    CHECK(t.at("throughput").at("mape_percent").get<double>() <= 10.5);
 }
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {

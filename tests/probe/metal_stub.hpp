@@ -295,6 +295,10 @@ inline quad_vote quad_ballot(bool) {
         return a;                                \
     }                                            \
     template <typename T>                        \
+    T scope##_shuffle_up(T a, ushort) {          \
+        return a;                                \
+    }                                            \
+    template <typename T>                        \
     T scope##_shuffle_rotate_down(T a, ushort) { \
         return a;                                \
     }

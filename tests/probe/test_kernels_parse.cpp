@@ -20,12 +20,11 @@ namespace {
 std::vector<SuiteEntry> every_definition() {
     std::vector<SuiteEntry> all =
         read_suite(std::string(AGX_SOURCE_DIR) + "/validation/suite/instructions.json");
-    const fs::path tables =
-        fs::path(AGX_SOURCE_DIR) / ".." / "shared" / "reference" / "metal-benchmarks";
-    if (fs::exists(tables))
-        for (const auto& f : fs::directory_iterator(tables))
-            if (f.path().extension() == ".csv")
-                for (auto& e : read_entries(f.path().string())) all.push_back(std::move(e));
+    // The reference tables as shipped (validation/data/metal-benchmarks/, quad/ included).
+    const fs::path tables = fs::path(AGX_SOURCE_DIR) / "validation" / "data" / "metal-benchmarks";
+    for (const auto& f : fs::recursive_directory_iterator(tables))
+        if (f.path().extension() == ".csv")
+            for (auto& e : read_entries(f.path().string())) all.push_back(std::move(e));
     return all;
 }
 

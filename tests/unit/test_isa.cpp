@@ -199,6 +199,8 @@ TEST_CASE("timing classes are exactly the configured set", "[isa]") {
                                                  "rsqrt",
                                                  "sin_pt",
                                                  "simd_shuffle",
+                                                 "quad_shuffle",
+                                                 "quad_prefix",
                                                  "simd_ballot",
                                                  "simd_cmp_ballot",
                                                  "simd_matrix",
@@ -286,8 +288,9 @@ TEST_CASE("expand_metal splits mixes with counts", "[isa]") {
 TEST_CASE("every single-instruction CSV row has an expansion", "[isa]") {
     // Rows of the instruction tables are machine instructions (or close to
     // one); each must turn into machine instructions.
-    for (auto file : {"float_instructions.csv", "int_instructions.csv", "simd_instructions.csv",
-                      "mixed_int_float.csv"}) {
+    for (auto file :
+         {"float_instructions.csv", "int_instructions.csv", "simd_instructions.csv",
+          "mixed_int_float.csv", "quad/quad_instructions.csv", "quad/quad_sequences.csv"}) {
         std::ifstream in(std::string(AGX_SOURCE_DIR) + "/validation/data/metal-benchmarks/" + file);
         REQUIRE(in);
         std::string line;

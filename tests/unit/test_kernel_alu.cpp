@@ -1646,3 +1646,28 @@ TEST_CASE("kernel alu: fp32 arithmetic on random bit patterns matches C++ with f
         check32(r, 26, "rint", [&](unsigned l) { return fout(std::nearbyint(fin(a[l]))); });
     }
 }
+
+TEST_CASE("kernel alu: quad_prefix_* are exclusive scans within each quad, lowest lane first") {
+    const Lanes fx = per_lane([](unsigned l) { return bits(0.5f + static_cast<float>(l)); });
+    const Lanes ix = per_lane([](unsigned l) { return 0xfffffff0u + l * 3u; });
+    const auto r = run_alu(
+        "    quad_prefix_fadd32 r20, r10\n"
+        "    quad_prefix_fmul32 r21, r10\n"
+        "    quad_prefix_iadd32 r22, r11\n",
+        {fx, ix}, 22);
+    for (unsigned l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        float sum = 0.0f, product = 1.0f;
+        u32 isum = 0;
+        for (unsigned k = l & ~3u; k < l; ++k) {  // each step rounded, in lane order
+            sum = sum + (0.5f + static_cast<float>(k));
+            product = product * (0.5f + static_cast<float>(k));
+            isum += ix[k];
+        }
+        CHECK(r(20, l) == bits(sum));
+        CHECK(r(21, l) == bits(product));
+        CHECK(r(22, l) == isum);
+    }
+    CHECK(r(20, 4) == 0);           // a quad's first lane: the identity, +0
+    CHECK(r(21, 8) == bits(1.0f));  // and 1.0 for the product
+}

@@ -29,8 +29,8 @@ std::string csv_quote(const std::string& s) {
     return q + "\"";
 }
 
-void line(std::ostream& out, const char* label, const ErrorStats& s) {
-    out << "  " << std::left << std::setw(14) << label << std::right << " count " << std::setw(4)
+void line(std::ostream& out, const char* label, const ErrorStats& s, int width = 14) {
+    out << "  " << std::left << std::setw(width) << label << std::right << " count " << std::setw(4)
         << s.count << "  MAPE " << std::setw(6) << fixed(s.mape_percent, 2) << "%  P90 "
         << std::setw(6) << fixed(s.p90_percent, 2) << "%  max " << std::setw(7)
         << fixed(s.max_percent, 2) << "%  Pearson r " << fixed(s.pearson_r, 4) << "\n";
@@ -41,6 +41,9 @@ void line(std::ostream& out, const char* label, const ErrorStats& s) {
 void summarise(ValidationReport& report) {
     std::vector<double> sim, meas;
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds;
+    std::map<std::string,
+             std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
+        tables;
     report.not_exact = report.not_measured = report.calibration = report.failed = 0;
     report.unsupported = 0;
     for (ValidationRow& row : report.rows) {
@@ -72,10 +75,17 @@ void summarise(ValidationReport& report) {
         auto& k = kinds[figure_kind_name(m.kind)];
         k.first.push_back(row.simulated.value);
         k.second.push_back(*m.value);
+        auto& t = tables[m.id.substr(0, m.id.find('/'))][figure_kind_name(m.kind)];
+        t.first.push_back(row.simulated.value);
+        t.second.push_back(*m.value);
     }
     report.overall = error_stats(sim, meas);
     report.by_kind.clear();
     for (const auto& [kind, v] : kinds) report.by_kind[kind] = error_stats(v.first, v.second);
+    report.by_table.clear();
+    for (const auto& [table, ks] : tables)
+        for (const auto& [kind, v] : ks)
+            report.by_table[table][kind] = error_stats(v.first, v.second);
 }
 
 void print_table(std::ostream& out, const ValidationReport& report) {
@@ -103,6 +113,11 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
         << report.unsupported << " unsupported)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
+    if (report.by_table.size() > 1) {
+        out << "  per table:\n";
+        for (const auto& [table, ks] : report.by_table)
+            for (const auto& [kind, s] : ks) line(out, ("  " + table + "/" + kind).c_str(), s, 38);
+    }
     for (const ValidationRow& row : report.rows)
         if (!row.unsupported.empty())
             out << "  " << row.measured.id << ": " << row.unsupported << "\n";
@@ -122,6 +137,8 @@ void write_report(const std::string& dir, const ValidationReport& report) {
                            {"failed", report.failed},
                            {"unsupported", report.unsupported}};
     for (const auto& [kind, s] : report.by_kind) summary[kind] = to_json(s);
+    for (const auto& [table, ks] : report.by_table)
+        for (const auto& [kind, s] : ks) summary["tables"][table][kind] = to_json(s);
     // Each file is written whole under a temporary name and renamed into
     // place, so that runs writing the same directory never mix one file.
     std::ostringstream summary_text;

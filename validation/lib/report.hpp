@@ -28,6 +28,8 @@ struct ValidationReport {
     std::vector<ValidationRow> rows;
     ErrorStats overall;
     std::map<std::string, ErrorStats> by_kind;
+    // Per measurement table (the id's first part: "quad_instructions"), per kind.
+    std::map<std::string, std::map<std::string, ErrorStats>> by_table;
     std::size_t not_exact = 0;     // bounds and approximations: listed, left out
     std::size_t not_measured = 0;  // empty cells: listed, left out
     std::size_t calibration = 0;   // control-group rows: inputs of the method, left out

@@ -116,6 +116,14 @@ std::vector<MslOp> build() {
         {"QUAD_BROADCAST32", "uint", "quad_broadcast($x, ushort(1)) + $l", F::Direct, kUniform},
         {"QUAD_SHUFFLE_ROTATE32", "uint", "quad_shuffle_rotate_down($x, ushort(1))"},
         {"QUAD_SHUFFLE_NOROTATE32", "uint", "quad_shuffle_down($x, ushort(1))"},
+        {"QUAD_SHUFFLE_DOWNUP32", "uint", "quad_shuffle_up($x, ushort(1))", F::Direct,
+         "quad_shuffle_up (its down form is QUAD_SHUFFLE_NOROTATE32's), one shuffle per step as "
+         "measured"},
+        {"QUAD_SHUFFLE_RANDOM_SAME32", "uint", "quad_shuffle($x, ushort($u & 3u)) + $l", F::Direct,
+         "every lane reads the one lane of its quad a run-time uniform value names; the result is "
+         "uniform in the quad, so the lane is mixed in"},
+        {"QUAD_SHUFFLE_RANDOM_DIFF32", "uint", "quad_shuffle($x, ushort($y & 3u))", F::Direct,
+         "each lane reads a lane of its quad of its own, unknown at compile time"},
         {"QUAD_SUM<F16>", "half", "quad_sum($x) + $l", F::Direct, kUniform},
         {"QUAD_SUM<F32>", "float", "quad_sum($x) + $l", F::Direct, kUniform},
         {"QUAD_SUM<I16>", "ushort", "quad_sum($x) + $l", F::Direct, kUniform},
