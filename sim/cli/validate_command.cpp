@@ -35,6 +35,7 @@ int validate(const ValidateArgs& args) {
 
     ValidationReport report;
     report.config = cfg.name;
+    const auto fitted = fitted_figures(cfg.sources);
     std::set<std::string> chips_seen;
     for (const auto& path : args.measurements) {
         const MeasurementFile file = read_measurements(path);
@@ -42,8 +43,9 @@ int validate(const ValidateArgs& args) {
             chips_seen.insert(m.chip);
             if (m.chip != cfg.name) continue;
             if (!args.only.empty() && m.id.find(args.only) == std::string::npos) continue;
-            ValidationRow row{m, {}, false, "", "", 0.0};
+            ValidationRow row{m, {}, false, "", "", "", 0.0};
             row.unsupported = unsupported_reason(m.benchmark);
+            if (const auto f = fitted.find(m.id); f != fitted.end()) row.fitted = f->second;
             if (!row.unsupported.empty() && args.strict)
                 throw InputError(path + ": " + m.id,
                                  row.unsupported.substr(row.unsupported.find(": ") + 2) +

@@ -38,14 +38,35 @@ void line(std::ostream& out, const char* label, const ErrorStats& s, int width =
 
 }  // namespace
 
+std::map<std::string, std::string> fitted_figures(
+    const std::map<std::string, std::string>& sources) {
+    static const std::string kOpen = "[fitted to: ";
+    std::map<std::string, std::string> ids;
+    for (const auto& [key, source] : sources) {
+        for (auto at = source.find(kOpen); at != std::string::npos;
+             at = source.find(kOpen, at + 1)) {
+            const auto end = source.find(']', at);
+            if (end == std::string::npos) break;
+            std::string list = source.substr(at + kOpen.size(), end - at - kOpen.size());
+            for (std::size_t from = 0; from <= list.size();) {
+                const auto comma = std::min(list.find(", ", from), list.size());
+                const std::string id = list.substr(from, comma - from);
+                if (!id.empty()) ids.emplace(id, key);
+                from = comma + 2;
+            }
+        }
+    }
+    return ids;
+}
+
 void summarise(ValidationReport& report) {
-    std::vector<double> sim, meas;
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds;
+    std::vector<double> sim, meas, psim, pmeas;
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds, pkinds;
     std::map<std::string,
              std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
         tables;
     report.not_exact = report.not_measured = report.calibration = report.failed = 0;
-    report.unsupported = 0;
+    report.unsupported = report.fitted = 0;
     for (ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
         row.included = false;
@@ -78,10 +99,24 @@ void summarise(ValidationReport& report) {
         auto& t = tables[m.id.substr(0, m.id.find('/'))][figure_kind_name(m.kind)];
         t.first.push_back(row.simulated.value);
         t.second.push_back(*m.value);
+        if (!row.fitted.empty()) {
+            row.note = "calibration input (fitted: " + row.fitted + ")";
+            ++report.fitted;
+            continue;
+        }
+        psim.push_back(row.simulated.value);
+        pmeas.push_back(*m.value);
+        auto& pk = pkinds[figure_kind_name(m.kind)];
+        pk.first.push_back(row.simulated.value);
+        pk.second.push_back(*m.value);
     }
     report.overall = error_stats(sim, meas);
     report.by_kind.clear();
     for (const auto& [kind, v] : kinds) report.by_kind[kind] = error_stats(v.first, v.second);
+    report.predicted = error_stats(psim, pmeas);
+    report.predicted_by_kind.clear();
+    for (const auto& [kind, v] : pkinds)
+        report.predicted_by_kind[kind] = error_stats(v.first, v.second);
     report.by_table.clear();
     for (const auto& [table, ks] : tables)
         for (const auto& [kind, v] : ks)
@@ -100,7 +135,7 @@ void print_table(std::ostream& out, const ValidationReport& report) {
             << std::setw(9)
             << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 1)
                                                        : std::string("-"));
-        if (!row.included) out << "  (" << row.note << ")";
+        if (!row.note.empty()) out << "  (" << row.note << ")";
         out << "\n";
     }
 }
@@ -113,6 +148,10 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
         << report.unsupported << " unsupported)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
+    out << "  predictions only (without the " << report.fitted
+        << " rows a config value was fitted to):\n";
+    line(out, "  all", report.predicted);
+    for (const auto& [kind, s] : report.predicted_by_kind) line(out, ("  " + kind).c_str(), s);
     if (report.by_table.size() > 1) {
         out << "  per table:\n";
         for (const auto& [table, ks] : report.by_table)
@@ -137,6 +176,10 @@ void write_report(const std::string& dir, const ValidationReport& report) {
                            {"failed", report.failed},
                            {"unsupported", report.unsupported}};
     for (const auto& [kind, s] : report.by_kind) summary[kind] = to_json(s);
+    summary["fitted_rows"] = report.fitted;
+    summary["predictions_only"] = to_json(report.predicted);
+    for (const auto& [kind, s] : report.predicted_by_kind)
+        summary["predictions_only"][kind] = to_json(s);
     for (const auto& [table, ks] : report.by_table)
         for (const auto& [kind, s] : ks) summary["tables"][table][kind] = to_json(s);
     // Each file is written whole under a temporary name and renamed into

@@ -19,7 +19,8 @@ struct ValidationRow {
     SimulatedFigure simulated;
     bool included = false;    // counts in the statistics
     std::string unsupported;  // why the model cannot simulate it ("unsupported: ..."), if so
-    std::string note;         // why not, when not
+    std::string fitted;  // the config key set from this figure, if one was (a calibration input)
+    std::string note;    // why not, when not
     double error_percent = 0.0;
 };
 
@@ -28,6 +29,11 @@ struct ValidationReport {
     std::vector<ValidationRow> rows;
     ErrorStats overall;
     std::map<std::string, ErrorStats> by_kind;
+    // The same without the rows a config value was fitted to: what the model
+    // predicts rather than reproduces.
+    ErrorStats predicted;
+    std::map<std::string, ErrorStats> predicted_by_kind;
+    std::size_t fitted = 0;  // rows in the statistics that a config value was set from
     // Per measurement table (the id's first part: "quad_instructions"), per kind.
     std::map<std::string, std::map<std::string, ErrorStats>> by_table;
     std::size_t not_exact = 0;     // bounds and approximations: listed, left out
@@ -36,6 +42,11 @@ struct ValidationReport {
     std::size_t failed = 0;        // simulations that did not complete
     std::size_t unsupported = 0;   // rows the model cannot simulate: listed, left out
 };
+
+// The measurement ids a config's values were fitted to, from the
+// "[fitted to: ID, ID]" notes in their sources: id -> the config key.
+std::map<std::string, std::string> fitted_figures(
+    const std::map<std::string, std::string>& sources);
 
 // Fills in inclusion, errors and statistics.
 void summarise(ValidationReport& report);
