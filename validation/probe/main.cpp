@@ -120,32 +120,60 @@ struct RunArgs {
     double clock_ghz = 0;
     std::uint64_t seed = 1;
     bool no_counters = false;
+    std::string fake_chip, fake_fail;
+    double fake_clock_ghz = 0;
 };
 
-int run(RunArgs& a) {
+std::unique_ptr<Backend> make_backend(const RunArgs& a) {
+    if (a.backend != "fake") {
+        if (!a.fake_fail.empty() || !a.fake_chip.empty() || a.fake_clock_ghz > 0)
+            throw agx::InputError("--fake-fail", "the --fake-* options need --backend fake");
+        return make_metal_backend({!a.no_counters});
+    }
+    FakeOptions f;
+    f.seed = a.seed;
+    if (!a.fake_chip.empty()) {
+        f.chip = a.fake_chip;
+        f.name = "agxsim fake GPU (synthetic timings, " + a.fake_chip + ")";
+    }
+    if (a.fake_clock_ghz > 0) f.clock_ghz = a.fake_clock_ghz;
+    try {
+        parse_fake_failures(a.fake_fail, f);
+    } catch (const std::invalid_argument& e) {
+        throw agx::InputError("--fake-fail", e.what());
+    }
+    return std::make_unique<FakeBackend>(f);
+}
+
+std::vector<SuiteEntry> selection(RunArgs& a) {
     if (a.clock_ghz > 0) a.options.clock_ghz = a.clock_ghz;
     const auto entries = select(read_entries(a.source.path()), a.only);
     if (entries.empty())
         throw agx::InputError(a.source.path(), "no benchmark matches '" + a.only + "'");
-    std::unique_ptr<Backend> backend;
-    if (a.backend == "fake") {
-        FakeOptions f;
-        f.seed = a.seed;
-        backend = std::make_unique<FakeBackend>(f);
-    } else {
-        backend = make_metal_backend({!a.no_counters});
-    }
-    if (!a.options.archive_dir.empty()) std::filesystem::create_directories(a.options.archive_dir);
     a.options.suite_source = a.source.path();
     a.options.log = &std::cerr;
+    return entries;
+}
+
+int run(RunArgs& a) {
+    const auto entries = selection(a);
+    std::unique_ptr<Backend> backend = make_backend(a);
+    if (!a.options.archive_dir.empty()) std::filesystem::create_directories(a.options.archive_dir);
+    // The file is rewritten after every benchmark: a run that stops early
+    // leaves what it measured (its description says PARTIAL).
+    a.options.checkpoint = [&a](const agx::validation::MeasurementFile& file) {
+        std::ostringstream text;
+        agx::validation::write_measurements(file, text);
+        write_atomically(a.out, text.str());
+    };
     const auto file = run_suite(*backend, entries, a.options);
     std::size_t measured = 0;
     for (const auto& m : file.records) measured += m.value.has_value();
-    std::ostringstream text;
-    agx::validation::write_measurements(file, text);
-    write_atomically(a.out, text.str());
     std::cout << a.out << ": " << measured << " of " << file.records.size()
               << " benchmarks measured on " << backend->device().name << "\n";
+    const auto& clock = file.probe.value("clock_check", nlohmann::json::object());
+    if (!clock.value("ok", false))
+        std::cout << "clock check: " << clock.value("message", std::string("not done")) << "\n";
     return kOk;
 }
 
@@ -162,9 +190,9 @@ std::vector<std::string> kernel_functions(const std::string& source) {
     return names;
 }
 
-// Compiles a user's Metal kernel with the suite's settings (fast math off)
-// and saves its binary archive, the input of applegpu's disassembler and so
-// of `agxsim kernel import`.
+// Compiles a user's Metal kernel with the suite's settings (math mode safe,
+// precise float functions) and saves its binary archive, the input of
+// applegpu's disassembler and so of `agxsim kernel import`.
 int compile(const CompileArgs& a) {
     std::ifstream in(a.metal, std::ios::binary);
     if (!in) throw agx::InputError(a.metal, "cannot open");
@@ -202,6 +230,8 @@ int compile(const CompileArgs& a) {
     std::cout << function << ": compiled on " << backend->device().name << ", "
               << p.max_threads_per_threadgroup << " threads per threadgroup at most, simd width "
               << p.thread_execution_width << "\n";
+    // Here the archive is the point: a failure to write it is the command's failure.
+    if (!p.archive_error.empty()) throw BackendError(p.archive_error);
     if (p.archive.empty()) {
         std::cout << "no binary archive: the " << backend->device().backend
                   << " backend compiles nothing real\n";
@@ -244,45 +274,63 @@ int main(int argc, char* argv[]) {
     app.require_subcommand(1);
     std::function<int()> action;
 
+    // The options `run` and `check` share.
+    auto add_run_options = [](CLI::App* cmd, RunArgs& a) {
+        add_source(cmd, a.source);
+        cmd->add_option("--backend", a.backend,
+                        "metal (the GPU) or fake (synthetic timings, for testing)")
+            ->check(CLI::IsMember({"metal", "fake"}));
+        cmd->add_option("--trials", a.options.trials, "Trials per kernel; the best counts")
+            ->capture_default_str();
+        cmd->add_option("--warmup", a.options.warmup, "Warm-up runs per kernel, at least")
+            ->capture_default_str();
+        cmd->add_option("--warmup-seconds", a.options.warmup_seconds,
+                        "GPU time the warm-up kernel runs, at least, before anything is timed")
+            ->capture_default_str();
+        cmd->add_option("--warmup-max-seconds", a.options.warmup_max_seconds,
+                        "GPU time after which the warm-up stops, settled or not")
+            ->capture_default_str();
+        cmd->add_option("--in-flight", a.options.in_flight,
+                        "Warm-up command buffers queued at once")
+            ->capture_default_str();
+        cmd->add_option(
+               "--waves", a.options.waves,
+               "Times a dispatch fills every core (a benchmark that names its waves keeps them)")
+            ->capture_default_str();
+        cmd->add_option("--clock-ghz", a.clock_ghz,
+                        "GPU clock for cycles (default: the chip table's, else the measured one)");
+        cmd->add_option("--clock-tolerance", a.options.clock_tolerance,
+                        "How far from 1.0 cycle FADD32 throughput may come out in the clock check")
+            ->capture_default_str();
+        cmd->add_option("--chip", a.options.chip,
+                        "Config name to file the figures under (default: from the device)");
+        cmd->add_option("--cores", a.options.cores, "GPU cores (default: from the IORegistry)");
+        cmd->add_option("--tg-memory-per-core", a.options.threadgroup_memory_per_core,
+                        "Threadgroup memory per core in bytes (default 61440)");
+        cmd->add_option("--max-spread", a.options.max_spread,
+                        "Trial spread above which a figure is marked '~'")
+            ->capture_default_str();
+        cmd->add_option("--only", a.only, "Only the benchmarks whose id contains this text");
+        cmd->add_option("--seed", a.seed, "Fake backend: the noise generator's seed")
+            ->capture_default_str();
+        cmd->add_flag("--no-counters", a.no_counters, "Metal: time with the command buffer only");
+        cmd->add_option("--fake-fail", a.fake_fail,
+                        "Fake backend, for testing: failures to inject, e.g. "
+                        "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer");
+        cmd->add_option(
+            "--fake-chip", a.fake_chip,
+            "Fake backend, for testing: the chip it reports (m3-max: not in the table)");
+        cmd->add_option("--fake-clock-ghz", a.fake_clock_ghz,
+                        "Fake backend, for testing: the clock its timings are computed at");
+    };
+
     auto r = std::make_shared<RunArgs>();
     CLI::App* run_cmd =
         app.add_subcommand("run", "Measure the suite's benchmarks and write a measurement file");
-    add_source(run_cmd, r->source);
+    add_run_options(run_cmd, *r);
     run_cmd->add_option("-o,--out", r->out, "Measurement file to write (results.json)")->required();
-    run_cmd
-        ->add_option("--backend", r->backend,
-                     "metal (the GPU) or fake (synthetic timings, for testing)")
-        ->check(CLI::IsMember({"metal", "fake"}));
-    run_cmd->add_option("--trials", r->options.trials, "Trials per kernel; the best counts")
-        ->capture_default_str();
-    run_cmd->add_option("--warmup", r->options.warmup, "Warm-up runs per kernel, at least")
-        ->capture_default_str();
-    run_cmd
-        ->add_option("--warmup-seconds", r->options.warmup_seconds,
-                     "GPU time to run before the first benchmark")
-        ->capture_default_str();
-    run_cmd
-        ->add_option(
-            "--waves", r->options.waves,
-            "Times a dispatch fills every core (a benchmark that names its waves keeps them)")
-        ->capture_default_str();
-    run_cmd->add_option("--clock-ghz", r->clock_ghz,
-                        "GPU clock for cycles (default: the chip table's)");
-    run_cmd->add_option("--chip", r->options.chip,
-                        "Config name to file the figures under (default: from the device)");
-    run_cmd->add_option("--cores", r->options.cores, "GPU cores (default: from the IORegistry)");
-    run_cmd->add_option("--tg-memory-per-core", r->options.threadgroup_memory_per_core,
-                        "Threadgroup memory per core in bytes (default 61440)");
-    run_cmd
-        ->add_option("--max-spread", r->options.max_spread,
-                     "Trial spread above which a figure is marked '~'")
-        ->capture_default_str();
-    run_cmd->add_option("--only", r->only, "Only the benchmarks whose id contains this text");
     run_cmd->add_option("--archive", r->options.archive_dir,
                         "Write each pipeline's binary archive here");
-    run_cmd->add_option("--seed", r->seed, "Fake backend: the noise generator's seed")
-        ->capture_default_str();
-    run_cmd->add_flag("--no-counters", r->no_counters, "Metal: time with the command buffer only");
     run_cmd->callback([r, &action] { action = [r] { return run(*r); }; });
 
     auto list_src = std::make_shared<Source>();
