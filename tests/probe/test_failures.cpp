@@ -327,6 +327,42 @@ TEST_CASE("check: every compile error with its benchmark, the clock, and a run's
     CHECK(r.estimate_low_seconds > 0);
 }
 
+TEST_CASE("cli: agxsim-probe check on the fake backend, ready or not") {
+    const std::string exe = AGXSIM_PROBE_EXE;
+    const std::string suite = (scratch() / "check_suite.json").string();
+    std::ofstream(suite) << R"({"benchmarks": [
+      {"name": "c/FADD32/latency", "body": [{"op": "FADD32"}], "ilp": 1, "simds_per_core": 4,
+       "register_bits": 32, "repetitions": 1440},
+      {"name": "c/IMUL32/latency", "body": [{"op": "IMUL32"}], "ilp": 1, "simds_per_core": 4,
+       "register_bits": 32, "repetitions": 1440}]})";
+    const std::string base = exe + " check --backend fake --suite " + suite;
+
+    Result r = shell(base);
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("compile errors: none") != std::string::npos);
+    CHECK(r.out.find("clock: FADD32 throughput") != std::string::npos);
+    CHECK(r.out.find("a full run of these 2 benchmarks") != std::string::npos);
+    CHECK(r.out.find("ready: agxsim-probe run --out results.json") != std::string::npos);
+
+    r = shell(base + " --fake-fail compile=c/IMUL32");
+    CHECK(r.code == 1);
+    CHECK(r.out.find("  c/IMUL32/latency: [MTLDevice newLibraryWithSource") != std::string::npos);
+
+    r = shell(base + " --fake-clock-ghz 1.1");
+    CHECK(r.code == 2);
+    CHECK(r.out.find("NOT AT THE ASSUMED CLOCK") != std::string::npos);
+
+    r = shell(base + " --fake-chip m3-max");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("clock 1.") != std::string::npos);  // the fake's 1.296, measured
+    CHECK(r.out.find("(measured)") != std::string::npos);
+
+    r = shell(base + " --fake-fail nonsense");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("unknown fake failure 'nonsense'") != std::string::npos);
+}
+
 TEST_CASE("cli: run with injected failures still writes the file") {
     const std::string exe = AGXSIM_PROBE_EXE;
     const std::string suite = (scratch() / "fail_suite.json").string();

@@ -1,6 +1,7 @@
 // agxsim-probe: runs agxsim's benchmark suite on a real Apple GPU through
 // Metal and writes a measurement file `agxsim validate --measurements` reads.
 //
+//   agxsim-probe check                      # first: compile everything, check the clock
 //   agxsim-probe run --suite validation/suite/instructions.json --out results.json
 //   agxsim-probe list [--only SUBSTR]
 //   agxsim-probe gen --only float_instructions/FADD32/latency
@@ -9,6 +10,9 @@
 //   validation/suite/instructions.json
 //
 // Exit codes as agxsim's: 0 success, 2 bad input or an unusable GPU, 1 internal error.
+// `check`: 0 a run can go ahead, 1 some kernels did not compile or run (the
+// run would record them as not measured: report them), 2 no usable GPU or
+// a GPU not at the assumed clock.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -177,6 +181,81 @@ int run(RunArgs& a) {
     return kOk;
 }
 
+std::string minutes(double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, seconds < 90 ? "%.0f s" : "%.0f min",
+                  seconds < 90 ? seconds : seconds / 60);
+    return buf;
+}
+
+// Compiles every kernel of the selection, warms the GPU, checks the clock
+// and says what a full run will take: what a Mac owner runs first.
+int check(RunArgs& a) {
+    const auto entries = selection(a);
+    std::unique_ptr<Backend> backend = make_backend(a);
+    const DeviceInfo dev = backend->device();
+    std::cout << "device: " << dev.name << " (" << dev.family << ", " << dev.os << "), found by "
+              << dev.device_source << "\n"
+              << "compile options: " << dev.compile_options << "\n";
+    const CheckReport r = check_suite(*backend, entries, a.options);
+    const auto& c = r.context;
+    char clock[64] = "unknown";
+    if (c.clock_ghz > 0)
+        std::snprintf(clock, sizeof clock, "%.3f GHz (%s)", c.clock_ghz, c.clock_source.c_str());
+    std::cout << "chip: " << c.chip << ", " << c.cores << " cores, clock " << clock << "\n";
+    std::cout << "kernels: " << r.kernels << " compiled for " << r.benchmarks << " benchmarks in "
+              << minutes(r.compile_seconds) << "\n";
+    if (!r.not_measurable.empty())
+        std::cout << "  " << r.not_measurable.size()
+                  << " benchmarks Metal cannot express (a run records them as not measured)\n";
+    std::cout << "compile errors: "
+              << (r.compile_errors.empty() ? std::string("none")
+                                           : std::to_string(r.compile_errors.size()))
+              << "\n";
+    for (const auto& [id, error] : r.compile_errors)
+        std::cout << "  " << id << ": " << error << "\n";
+    if (!r.run_errors.empty()) {
+        std::cout << "dispatch errors:\n";
+        for (const auto& [id, error] : r.run_errors)
+            std::cout << "  " << id << ": " << error << "\n";
+    }
+    std::cout << "warm-up: "
+              << (r.warmup.contains("error")
+                      ? "failed: " + r.warmup["error"].get<std::string>()
+                      : std::string(r.warmup.value("settled", false) ? "settled" : "NOT settled") +
+                            " after " + std::to_string(r.warmup.value("dispatches", 0)) +
+                            " dispatches")
+              << "\n";
+    std::cout << "timing: "
+              << (r.timing.is_object() ? r.timing.value("source", std::string("?")) + " (" +
+                                             r.timing.value("reason", std::string()) + ")"
+                                       : std::string("not chosen (nothing ran)"))
+              << "\n";
+    std::cout << "clock: " << r.clock.message << "\n";
+    std::cout << "a full run of these " << r.benchmarks << " benchmarks (" << a.options.trials
+              << " trials) will take about " << minutes(r.estimate_low_seconds) << " to "
+              << minutes(r.estimate_high_seconds) << "\n";
+    const bool gpu_ok = r.clock.ok && c.clock_ghz > 0;
+    const bool kernels_ok = r.compile_errors.empty() && r.run_errors.empty();
+    if (gpu_ok && kernels_ok) {
+        std::cout << "ready: agxsim-probe run --out results.json"
+                  << (a.only.empty() ? "" : " --only '" + a.only + "'") << "\n";
+        return kOk;
+    }
+    if (!gpu_ok) {
+        std::cout << "not ready: "
+                  << (c.clock_ghz > 0 ? "the GPU is not at the assumed clock (quit other GPU "
+                                        "work, keep the Mac on power, and check again)"
+                                      : "no clock: give --clock-ghz")
+                  << "\n";
+        return kBadInput;
+    }
+    std::cout << "not ready: " << r.compile_errors.size() + r.run_errors.size()
+              << " benchmarks would not be measured; please report the errors above "
+                 "(a run still measures the others)\n";
+    return kInternal;
+}
+
 struct CompileArgs {
     std::string metal, out, function, backend = metal_backend_available() ? "metal" : "";
 };
@@ -324,6 +403,14 @@ int main(int argc, char* argv[]) {
                         "Fake backend, for testing: the clock its timings are computed at");
     };
 
+    auto ck = std::make_shared<RunArgs>();
+    CLI::App* check_cmd = app.add_subcommand(
+        "check",
+        "Run this first: compile every kernel of the selection with Metal (each error with its "
+        "benchmark), warm the GPU, check its clock, and say what a full run will take");
+    add_run_options(check_cmd, *ck);
+    check_cmd->callback([ck, &action] { action = [ck] { return check(*ck); }; });
+
     auto r = std::make_shared<RunArgs>();
     CLI::App* run_cmd =
         app.add_subcommand("run", "Measure the suite's benchmarks and write a measurement file");
@@ -385,6 +472,7 @@ int main(int argc, char* argv[]) {
     }
     try {
         if ((run_cmd->parsed() && r->backend.empty()) ||
+            (check_cmd->parsed() && ck->backend.empty()) ||
             (compile_cmd->parsed() && c->backend.empty()))
             throw BackendError(
                 "this build has no Metal backend (Metal needs macOS); --backend fake gives "
