@@ -214,6 +214,8 @@ class Session {
                 measure_clock(clock, c);
             } catch (const BackendError& e) {
                 c.error = e.what();
+            } catch (const std::exception& e) {
+                c.error = std::string("internal error: ") + e.what();
             }
         }
         if (!c.error.empty()) {
