@@ -21,6 +21,7 @@
 #include "sim/cli/sweep_progress.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/sweep/external_command.hpp"
 #include "sim/sweep/metrics.hpp"

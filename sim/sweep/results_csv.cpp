@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 
 namespace agx::sweep {
 
@@ -32,21 +33,6 @@ bool write_all(int fd, const std::string& text) {
 }
 
 }  // namespace
-
-// Writes `text` to a new file beside `path` and renames it over `path`.
-void write_file_atomically(const std::string& path, const std::string& text) {
-    std::string temp = path + ".XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) throw InputError(path, "cannot create a file beside it: " + errno_text());
-    ::fchmod(fd, 0644);  // mkstemp makes it private; results are for reading
-    const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
-    ::close(fd);
-    if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
-        const std::string why = errno_text();
-        ::unlink(temp.c_str());
-        throw InputError(path, "cannot write: " + why);
-    }
-}
 
 namespace {
 

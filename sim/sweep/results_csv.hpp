@@ -70,10 +70,6 @@ class ResultsFile {
     int fd_ = -1, lock_fd_ = -1;
 };
 
-// Writes `text` to `path` atomically (a temporary file in the same directory,
-// renamed into place). Throws InputError naming `path`.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 // Writes `table` to `path` atomically (a temporary file in the same directory,
 // renamed into place).
 void write_results(const std::string& path, const ResultsTable& table);

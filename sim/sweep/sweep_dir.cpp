@@ -8,6 +8,7 @@
 
 #include "sim/common/errors.hpp"
 #include "sim/common/json_input.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/sweep/metrics.hpp"
 #include "sim/sweep/results_csv.hpp"
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/sweep/sweep_dir.hpp"
 
 namespace agx::sweep {

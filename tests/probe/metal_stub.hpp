@@ -37,6 +37,9 @@ struct half {
     constexpr operator float() const { return 0.0f; }
 };
 static_assert(sizeof(half) == 2, "MSL's half is 16 bits");
+inline half operator-(half) {
+    return {};
+}
 inline half operator+(half, half) {
     return {};
 }

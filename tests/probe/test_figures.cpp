@@ -91,6 +91,37 @@ TEST_CASE("elapsed: stage-boundary counters when real, else the command buffer")
     }
 }
 
+TEST_CASE("elapsed: a run's one source, read from each dispatch") {
+    DispatchTiming t;
+    t.gpu_start = 100.0;
+    t.gpu_end = 100.5;
+    t.counter_start = 1'000'000;
+    t.counter_end = 1'400'000;
+    t.seconds_per_tick = 1e-6;
+    CHECK(elapsed(t, TimingSource::Counters) == Approx(0.4));
+    CHECK(elapsed(t, TimingSource::CommandBuffer) == Approx(0.5));
+    CHECK(counter_seconds(t).problem.empty());
+    CHECK(std::string(timing_source_name(TimingSource::Counters)) == "counters");
+
+    SECTION("a resolve that failed: no counter time, and why") {
+        t.counter_error = "[MTLCounterSampleBuffer resolveCounterRange:] returned nil";
+        CHECK_FALSE(counter_seconds(t).seconds);
+        CHECK(counter_seconds(t).problem == t.counter_error);
+        CHECK_THROWS_WITH(elapsed(t, TimingSource::Counters), Catch::Contains("returned nil"));
+        CHECK(elapsed(t, TimingSource::CommandBuffer) == Approx(0.5));
+        CHECK(std::string(elapsed(t).source) == "command_buffer");
+    }
+    SECTION("zeros") {
+        t.counter_start = t.counter_end = 0;
+        CHECK(counter_seconds(t).problem.find("zero") != std::string::npos);
+    }
+    SECTION("no command buffer time") {
+        t.gpu_end = t.gpu_start;
+        CHECK_THROWS_AS(elapsed(t, TimingSource::CommandBuffer), BackendError);
+        CHECK(elapsed(t, TimingSource::Counters) == Approx(0.4));
+    }
+}
+
 TEST_CASE("chip table: config names from device names, clocks per chip") {
     CHECK(chip_from_device_name("Apple M1 Max") == "m1-max");
     CHECK(chip_from_device_name("Apple M1") == "m1");

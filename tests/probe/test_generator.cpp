@@ -83,7 +83,9 @@ TEST_CASE("the 2N kernel of the steady method has twice the body") {
     const auto def = throughput("FMUL16", 16);
     const auto n = generate_kernel(def, 120), twice = generate_kernel(def, 240);
     CHECK(count(twice.source, "x0_0 = x0_0 * y_h;") == 2 * count(n.source, "x0_0 = x0_0 * y_h;"));
-    CHECK(n.source.find("half x0_0 = half(s + 1u);") != std::string::npos);
+    CHECK(n.source.find(
+              "half x0_0 = half(1.0f + float((s + 1u) & 1u) * 0.0009765625f + 0.0009765625f);") !=
+          std::string::npos);
 }
 
 TEST_CASE("unroll: a loop of `unroll` repetitions, the remainder after it, run-time loop count") {
@@ -112,38 +114,61 @@ TEST_CASE("integer chains rotate through live values so they cannot be folded") 
     // Fibonacci: each add reads the previous result and the one before.
     CHECK(k.source.find("x0_0a = x0_0b + x0_0a;\n    x0_0b = x0_0a + x0_0b;") != std::string::npos);
     CHECK(k.source.find("y_u") == std::string::npos);
+    // Odd seeds spread over the range.
+    CHECK(k.source.find("uint x0_0a = (s + 1u) * 0x9E3779B1u | 1u;") != std::string::npos);
 
-    const auto m = generate_kernel(latency("IMAX32"), 6);  // absorbing: three values
-    CHECK(m.source.find("x0_0a = max(x0_0c, x0_0a);\n    x0_0b = max(x0_0a, x0_0b);\n    x0_0c = "
-                        "max(x0_0b, x0_0c);") != std::string::npos);
+    // max returns one of its inputs: its result is added to the older value.
+    const auto m = generate_kernel(latency("IMAX32"), 4);
+    CHECK(m.source.find("x0_0a = max(x0_0b, z_u) + x0_0a;\n    x0_0b = max(x0_0a, z_u) + x0_0b;") !=
+          std::string::npos);
+    CHECK(m.source.find("one IADD more on the chain") != std::string::npos);
+
+    // xor: fifteen values, x_n = x_{n-1} ^ x_{n-15}.
+    const auto x = generate_kernel(latency("BITWISE32"), 16);
+    CHECK(x.live_values == 15);
+    CHECK(x.source.find("x0_0a = x0_0o ^ x0_0a;\n    x0_0b = x0_0a ^ x0_0b;") != std::string::npos);
+    CHECK(x.source.find("x0_0a = x0_0o ^ x0_0a;", x.source.find("x0_0o = x0_0n ^ x0_0o;")) !=
+          std::string::npos);
+    CHECK(x.source.find("t^15 + t + 1") != std::string::npos);
+}
+
+TEST_CASE("function chains keep their values in range: x' = f(x) - y near f's fixed point") {
+    const auto e = generate_kernel(latency("EXP2_32"), 2);
+    CHECK(e.source.find("x0_0a = fast::exp2(x0_0b) - x0_0a;") != std::string::npos);
+    CHECK(e.source.find("float x0_0a = 1.0f + float(s + 1u) * 0.00390625f;") != std::string::npos);
+    const auto l = generate_kernel(latency("LOG2_32"), 2);
+    CHECK(l.source.find("x0_0a = fma(fast::log2(x0_0b), 4.0f, -x0_0a);") != std::string::npos);
+    const auto f = generate_kernel(latency("FRACT32"), 2);
+    CHECK(f.source.find("x0_0 = fast::fract(x0_0 + 0.618034f);") != std::string::npos);
 }
 
 TEST_CASE("float functions name their variant and Precise rows use precise::") {
-    CHECK(generate_kernel(latency("RSQRT32"), 1).source.find("x0_0 = fast::rsqrt(x0_0);") !=
+    CHECK(generate_kernel(latency("RSQRT32"), 1).source.find("fast::rsqrt(x0_0b)") !=
           std::string::npos);
-    CHECK(generate_kernel(latency("Precise RSQRT32"), 1).source.find("precise::rsqrt(x0_0)") !=
+    CHECK(generate_kernel(latency("Precise RSQRT32"), 1).source.find("precise::rsqrt(x0_0b)") !=
           std::string::npos);
-    CHECK(generate_kernel(latency("RSQRT16", 16), 1).source.find("x0_0 = rsqrt(x0_0);") !=
+    CHECK(generate_kernel(latency("RSQRT16", 16), 1).source.find("x0_0a = rsqrt(x0_0b)") !=
           std::string::npos);
     CHECK(generate_kernel(latency("RECIP32"), 1).source.find("fast::divide(1.0f, x0_0)") !=
           std::string::npos);
-    CHECK(generate_kernel(latency("SIN32"), 1).source.find("fast::sin(x0_0)") != std::string::npos);
-    CHECK(generate_kernel(latency("POPCOUNT32"), 1).source.find("popcount(x0_0)") !=
+    CHECK(generate_kernel(latency("SIN32"), 1).source.find("fast::sin(x0_0b)") !=
+          std::string::npos);
+    CHECK(generate_kernel(latency("POPCOUNT32"), 1).source.find("popcount(x0_0b)") !=
           std::string::npos);
     CHECK(generate_kernel(latency("BITREV32"), 1).source.find("reverse_bits(x0_0)") !=
           std::string::npos);
-    CHECK(generate_kernel(latency("CLZ32"), 1).source.find("clz(x0_0)") != std::string::npos);
+    CHECK(generate_kernel(latency("CLZ32"), 1).source.find("clz(x0_0b)") != std::string::npos);
 }
 
 TEST_CASE("SIMD and quad operations map to simd_* and quad_* functions") {
     CHECK(generate_kernel(latency("PREFIX_ESUM<F32>"), 1)
-              .source.find("simd_prefix_exclusive_sum(x0_0)") != std::string::npos);
+              .source.find("simd_prefix_exclusive_sum(x0_0b)") != std::string::npos);
     CHECK(
         generate_kernel(latency("BROADCAST32"), 1).source.find("simd_broadcast(x0_0, ushort(1))") !=
         std::string::npos);
-    CHECK(generate_kernel(latency("QUAD_SUM<I32>"), 1).source.find("quad_sum(x0_0)") !=
+    CHECK(generate_kernel(latency("QUAD_SUM<I32>"), 1).source.find("quad_sum(x0_0b)") !=
           std::string::npos);
-    CHECK(generate_kernel(latency("BALLOT"), 1).source.find("simd_ballot(bool(x0_0))") !=
+    CHECK(generate_kernel(latency("BALLOT"), 1).source.find("simd_ballot(bool(x0_0b))") !=
           std::string::npos);
     CHECK(generate_kernel(latency("MATMUL<8x8xF16>", 16), 1)
               .source.find("simdgroup_multiply_accumulate(x0_0, x0_0, y_mh, z_mh);") !=

@@ -62,7 +62,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("run context: the chip table's clock unless --clock-ghz and unknown chips need options") {
+TEST_CASE("run context: the chip table's clock unless --clock-ghz; unknown chips are measured") {
     DeviceInfo dev;
     dev.name = "Apple M2 Pro";
     dev.chip = "m2-pro";
@@ -77,8 +77,12 @@ TEST_CASE("run context: the chip table's clock unless --clock-ghz and unknown ch
     CHECK(c.clock_ghz == 1.5);
     CHECK(c.clock_source == "--clock-ghz option");
 
+    // A chip the table does not know: the run measures its clock.
     dev.chip = "m3-max";
-    CHECK_THROWS_AS(resolve_context(dev, RunOptions{}), agx::InputError);
+    c = resolve_context(dev, RunOptions{});
+    CHECK(c.clock_ghz == 0);
+    CHECK(c.clock_source == "measured");
+    CHECK_FALSE(c.table_clock_ghz);
     dev.cores = 0;
     o.chip = "m1-max";
     CHECK_THROWS_AS(resolve_context(dev, o), agx::InputError);

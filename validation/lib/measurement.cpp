@@ -164,11 +164,15 @@ MeasurementFile read_measurements(const std::string& path) {
         if (!ids.insert(m.id).second)
             throw InputError(where + ".id", "duplicate id '" + m.id + "'");
         m.chip = str(r, "chip", where);
+        // A record not measured (value null) may have no clock: no cycles were
+        // computed (the Metal probe on a chip whose clock it could not learn).
+        const bool measured = r.contains("value") && r.at("value").is_number();
         if (!r.contains("clock_ghz") || !r.at("clock_ghz").is_number() ||
-            !(r.at("clock_ghz").get<double>() > 0) ||
-            r.at("clock_ghz").get<double>() > kMaxClockGhz)
+            r.at("clock_ghz").get<double>() < 0 || r.at("clock_ghz").get<double>() > kMaxClockGhz ||
+            (measured && !(r.at("clock_ghz").get<double>() > 0)))
             throw InputError(where + ".clock_ghz",
-                             "missing or not a clock in GHz (above 0 and at most 10)");
+                             measured ? "missing or not a clock in GHz (above 0 and at most 10)"
+                                      : "missing or not a clock in GHz (0 to 10)");
         m.clock_ghz = r.at("clock_ghz").get<double>();
         m.kind = kind_from(str(r, "kind", where), where + ".kind");
         if (!r.contains("benchmark")) throw InputError(where + ".benchmark", "missing");

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "validation/probe/kernel_generator.hpp"
 
@@ -33,7 +34,17 @@ struct DeviceInfo {
     // an assumption a little low is safe (n still fit, n + 1 do not), one too
     // high halves the occupancy, so the lower figure is the default.
     std::uint32_t threadgroup_memory_per_core = 61440;
-    bool stage_boundary_counters = false;  // timestamps at compute-pass boundaries
+    // Timestamps are sampled at compute-pass boundaries (a counter sample
+    // buffer exists). Whether a run uses them depends on what they hold:
+    // recent macOS versions return zeros.
+    bool stage_boundary_counters = false;
+    std::string counters_note;  // why there is no sampling, when there is none
+    // How the device was found: "MTLCreateSystemDefaultDevice()" or
+    // "MTLCopyAllDevices()[0]" (the default device was nil).
+    std::string device_source;
+    // The kernels' compile settings: "mathMode safe, mathFloatingPointFunctions
+    // precise" (macOS 15 and later) or "fastMathEnabled NO" (which sets both).
+    std::string compile_options;
 };
 
 struct PipelineInfo {
@@ -42,6 +53,7 @@ struct PipelineInfo {
     std::uint32_t thread_execution_width = 0;
     std::optional<std::uint32_t> registers;  // per thread, where the backend can tell
     std::string archive;                     // binary archive written for it, if asked
+    std::string archive_error;  // asked for and not written: the call that failed and why
 };
 
 struct Dispatch {
@@ -57,6 +69,9 @@ struct DispatchTiming {
     // not sampled). Recent macOS versions return zeros here.
     std::uint64_t counter_start = 0, counter_end = 0;
     double seconds_per_tick = 0;
+    // Sampled, but the samples could not be read (resolveCounterRange
+    // returned nil): why. The command buffer's times are still there.
+    std::string counter_error;
 };
 
 class Backend {
@@ -64,10 +79,25 @@ class Backend {
     virtual ~Backend() = default;
     virtual DeviceInfo device() const = 0;
     // `archive_dir` non-empty: also write the compiled pipeline's binary
-    // archive there (for disassembly). Throws BackendError.
+    // archive there (for disassembly); a failure to write it is reported in
+    // PipelineInfo::archive_error, not thrown. Throws BackendError when the
+    // kernel does not compile.
     virtual PipelineInfo compile(const Kernel& kernel, const std::string& archive_dir) = 0;
     // Runs one dispatch to completion. Throws BackendError.
     virtual DispatchTiming run(const PipelineInfo& pipeline, const Dispatch& dispatch) = 0;
+    // Submits `count` dispatches back to back, each in its own command
+    // buffer with up to `in_flight` of them queued at once, and waits for all:
+    // the GPU never idles between them (the device warm-up). Their times in
+    // order (command buffer times; counters need not be sampled). Throws
+    // BackendError.
+    virtual std::vector<DispatchTiming> run_batch(const PipelineInfo& pipeline,
+                                                  const Dispatch& dispatch, unsigned count,
+                                                  unsigned in_flight) {
+        (void)in_flight;
+        std::vector<DispatchTiming> out;
+        for (unsigned i = 0; i < count; ++i) out.push_back(run(pipeline, dispatch));
+        return out;
+    }
 };
 
 struct MetalOptions {

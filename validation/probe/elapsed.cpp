@@ -4,14 +4,38 @@
 
 namespace agx::probe {
 
-Elapsed elapsed(const DispatchTiming& t) {
+const char* timing_source_name(TimingSource s) {
+    return s == TimingSource::Counters ? "counters" : "command_buffer";
+}
+
+CounterTime counter_seconds(const DispatchTiming& t) {
     constexpr auto kError = std::numeric_limits<std::uint64_t>::max();  // MTLCounterErrorValue
-    const bool counters = t.seconds_per_tick > 0 && t.counter_start != 0 && t.counter_end != 0 &&
-                          t.counter_start != kError && t.counter_end != kError &&
-                          t.counter_end > t.counter_start;
-    if (counters)
-        return {static_cast<double>(t.counter_end - t.counter_start) * t.seconds_per_tick,
-                "counters"};
+    if (!t.counter_error.empty()) return {std::nullopt, t.counter_error};
+    if (t.seconds_per_tick <= 0) return {std::nullopt, "no counter samples (no tick length)"};
+    if (t.counter_start == 0 || t.counter_end == 0)
+        return {std::nullopt, "the counter samples were zero"};
+    if (t.counter_start == kError || t.counter_end == kError)
+        return {std::nullopt, "a counter sample was the error value (MTLCounterErrorValue)"};
+    if (t.counter_end <= t.counter_start)
+        return {std::nullopt, "the counter samples were out of order"};
+    return {static_cast<double>(t.counter_end - t.counter_start) * t.seconds_per_tick, ""};
+}
+
+double command_buffer_seconds(const DispatchTiming& t) {
+    if (t.gpu_end > t.gpu_start && t.gpu_start > 0) return t.gpu_end - t.gpu_start;
+    throw BackendError("the dispatch has no usable command buffer time: GPUStartTime " +
+                       std::to_string(t.gpu_start) + ", GPUEndTime " + std::to_string(t.gpu_end));
+}
+
+double elapsed(const DispatchTiming& t, TimingSource source) {
+    if (source == TimingSource::CommandBuffer) return command_buffer_seconds(t);
+    const CounterTime c = counter_seconds(t);
+    if (!c.seconds) throw BackendError("the dispatch has no counter time: " + c.problem);
+    return *c.seconds;
+}
+
+Elapsed elapsed(const DispatchTiming& t) {
+    if (const CounterTime c = counter_seconds(t); c.seconds) return {*c.seconds, "counters"};
     if (t.gpu_end > t.gpu_start && t.gpu_start > 0)
         return {t.gpu_end - t.gpu_start, "command_buffer"};
     throw BackendError("the dispatch has no usable time: counter samples " +

@@ -1,6 +1,7 @@
 #include "validation/probe/fake_backend.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "isa/catalogue.hpp"
 #include "validation/lib/benchmark.hpp"
@@ -53,23 +54,68 @@ Cost repetition_cost(const validation::BenchmarkDefinition& def) {
     return total;
 }
 
+bool matches(const std::string& pattern, const std::string& name) {
+    return !pattern.empty() && (pattern == "*" || name.find(pattern) != std::string::npos);
+}
+
 }  // namespace
+
+void parse_fake_failures(const std::string& list, FakeOptions& options) {
+    std::size_t at = 0;
+    while (at <= list.size()) {
+        const std::size_t comma = list.find(',', at);
+        const std::string item =
+            list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        at = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (item.empty()) continue;
+        const std::size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "*" : item.substr(eq + 1);
+        if (key == "compile")
+            options.fail_compile = value;
+        else if (key == "run")
+            options.fail_run = value;
+        else if (key == "resolve")
+            options.fail_resolve = value;
+        else if (key == "archive")
+            options.fail_archive = true;
+        else if (key == "counter-buffer")
+            options.fail_counter_buffer = true;
+        else
+            throw std::invalid_argument("unknown fake failure '" + key +
+                                        "' (compile, run, resolve, archive, counter-buffer)");
+    }
+}
 
 FakeBackend::FakeBackend(const FakeOptions& options) : options_(options), rng_(options.seed) {}
 
 DeviceInfo FakeBackend::device() const {
     DeviceInfo d;
     d.backend = "fake";
-    d.name = "agxsim fake GPU (synthetic timings, M1 Max-like)";
-    d.chip = "m1-max";
+    d.name = options_.name;
+    d.chip = options_.chip;
     d.family = "Apple7";
     d.os = "none (fake backend)";
     d.cores = options_.cores;
-    d.stage_boundary_counters = options_.counters != FakeOptions::Counters::None;
+    d.device_source = "fake";
+    d.compile_options = "none (fake backend)";
+    d.stage_boundary_counters =
+        options_.counters != FakeOptions::Counters::None && !options_.fail_counter_buffer;
+    if (options_.fail_counter_buffer)
+        d.counters_note =
+            "[MTLDevice newCounterSampleBufferWithDescriptor:error:] failed: injected by the fake "
+            "backend";
+    else if (options_.counters == FakeOptions::Counters::None)
+        d.counters_note = "the fake backend was asked for no counters";
     return d;
 }
 
-PipelineInfo FakeBackend::compile(const Kernel& kernel, const std::string&) {
+PipelineInfo FakeBackend::compile(const Kernel& kernel, const std::string& archive_dir) {
+    if (matches(options_.fail_compile, kernel.def.name))
+        throw BackendError("[MTLDevice newLibraryWithSource:options:error:] for " +
+                           kernel.def.name + " (" + std::to_string(kernel.repetitions) +
+                           " repetitions) failed: program_source: error: injected by the fake "
+                           "backend");
     PipelineInfo p;
     p.handle = static_cast<int>(kernels_.size());
     kernels_[p.handle] = kernel;
@@ -77,6 +123,10 @@ PipelineInfo FakeBackend::compile(const Kernel& kernel, const std::string&) {
     // Like the hardware, a kernel with many live values gets smaller groups.
     p.max_threads_per_threadgroup = *p.registers > 104 ? 512 : 1024;
     p.thread_execution_width = 32;
+    // The fake writes no archive; asked to fail, it says which call did.
+    if (!archive_dir.empty() && options_.fail_archive)
+        p.archive_error = "[MTLBinaryArchive serializeToURL:error:] to " + archive_dir +
+                          " failed: injected by the fake backend";
     return p;
 }
 
@@ -92,6 +142,10 @@ DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& di
         throw BackendError("fake backend: run with a pipeline it did not compile");
     if (dispatch.threadgroups == 0 || dispatch.threads_per_threadgroup == 0)
         throw BackendError("fake backend: empty dispatch");
+    const std::string& name = it->second.def.name;
+    if (matches(options_.fail_run, name))
+        throw BackendError("MTLCommandBuffer execution (status 5) for " + name +
+                           " failed: injected by the fake backend");
     const DeviceInfo dev = device();
     const std::uint32_t groups =
         dispatch.threadgroup_memory_bytes
@@ -101,16 +155,21 @@ DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& di
     const std::uint32_t active =
         std::min(dispatch.params.active_simds, dispatch.threads_per_threadgroup / 32);
     const double waves = static_cast<double>(dispatch.threadgroups) / (options_.cores * groups);
-    const double clock =
-        options_.clock_ghz * (dispatches_++ < options_.cold_dispatches ? 0.5 : 1.0);
+    const bool cold = dispatches_++ < options_.cold_dispatches || busy_ < options_.cold_seconds;
+    const double clock = options_.clock_ghz * (cold ? 0.5 : 1.0);
     std::uniform_real_distribution<double> noise(0.0, options_.noise);
     const double seconds =
         waves * wave_cycles(it->second, groups * active) / (clock * 1e9) * (1.0 + noise(rng_));
 
+    busy_ += seconds;
     DispatchTiming t;
     t.gpu_start = now_;
     t.gpu_end = now_ + seconds + kCommandBufferSeconds;
-    if (options_.counters != FakeOptions::Counters::None) {
+    if (matches(options_.fail_resolve, name) && device().stage_boundary_counters) {
+        t.counter_error =
+            "[MTLCounterSampleBuffer resolveCounterRange:] returned nil: injected by the fake "
+            "backend";
+    } else if (device().stage_boundary_counters) {
         t.seconds_per_tick = 1e-9;
         if (options_.counters == FakeOptions::Counters::Real) {
             t.counter_start = static_cast<std::uint64_t>((now_ + kCommandBufferSeconds / 2) * 1e9);

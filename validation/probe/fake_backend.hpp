@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 
 #include "validation/probe/backend.hpp"
 
@@ -17,11 +18,27 @@ namespace agx::probe {
 struct FakeOptions {
     std::uint64_t seed = 1;
     enum class Counters : std::uint8_t { Real, Zeros, None } counters = Counters::Real;
+    std::string name = "agxsim fake GPU (synthetic timings, M1 Max-like)";
+    std::string chip = "m1-max";  // "m3-max": a chip the clock table does not know
     std::uint32_t cores = 32;
     double clock_ghz = 1.296;      // the clock the timings are computed at
     unsigned cold_dispatches = 3;  // dispatches at half clock before the GPU reaches its top clock
+    double cold_seconds = 0;       // and GPU seconds at half clock, whichever lasts longer
     double noise = 0.01;           // each run takes up to this much longer
+
+    // Failures, as the Metal calls would report them, for kernels whose
+    // benchmark name contains the text ("*": every kernel; empty: none).
+    std::string fail_compile;          // newLibraryWithSource fails
+    std::string fail_run;              // the command buffer ends in an error
+    std::string fail_resolve;          // resolveCounterRange returns nil
+    bool fail_archive = false;         // every binary archive fails to serialize
+    bool fail_counter_buffer = false;  // newCounterSampleBufferWithDescriptor fails
 };
+
+// "compile=FADD32,resolve=*,archive,counter-buffer,run=IMUL": the failures
+// of `agxsim-probe ... --backend fake --fake-fail LIST`. Throws
+// std::invalid_argument for an unknown name.
+void parse_fake_failures(const std::string& list, FakeOptions& options);
 
 class FakeBackend : public Backend {
   public:
@@ -38,6 +55,7 @@ class FakeBackend : public Backend {
     std::map<int, Kernel> kernels_;
     std::mt19937_64 rng_;
     unsigned dispatches_ = 0;
+    double busy_ = 0;      // GPU seconds run so far
     double now_ = 1000.0;  // seconds, the fake GPU's clock
 };
 

@@ -24,12 +24,21 @@ struct TypeInfo {
 
 // The immediate of the x*x+1 shape is 1.5 (3 for integers): with 1, x*1 and
 // x/1 would fold away.
+//
+// Seeds, over $s (the lane's seed word plus a constant): integers odd and
+// spread over the whole range (a product of odd values never reaches 0, and
+// the high half of a product is not always 0); floats a little above 1, so
+// the x*y+z chains neither overflow nor underflow within the repetitions
+// (halves at 1 + 1/1024 or 1 + 2/1024, the smallest steps that still change
+// a product). An operation can ask for others (MslOp::seed).
 const TypeInfo kTypes[] = {
-    {"float", "f", "1.5f", "float($s)", "as_type<uint>($v)"},
-    {"half", "h", "half(1.5f)", "half($s)", "uint(as_type<ushort>($v))"},
-    {"uint", "u", "3u", "$s", "$v"},
-    {"ushort", "s", "ushort(3)", "ushort($s)", "uint($v)"},
-    {"ulong", "ul", "3ul", "ulong($s)", "uint($v) ^ uint($v >> 32)"},
+    {"float", "f", "1.5f", "1.0f + float($s) * 0.000244140625f", "as_type<uint>($v)"},
+    {"half", "h", "half(1.5f)", "half(1.0f + float(($s) & 1u) * 0.0009765625f + 0.0009765625f)",
+     "uint(as_type<ushort>($v))"},
+    {"uint", "u", "3u", "($s) * 0x9E3779B1u | 1u", "$v"},
+    {"ushort", "s", "ushort(3)", "ushort(($s) * 0x9E3779B1u | 1u)", "uint($v)"},
+    {"ulong", "ul", "3ul", "ulong(($s) * 0x85EBCA77u) << 32 | ulong(($s) * 0x9E3779B1u | 1u)",
+     "uint($v) ^ uint($v >> 32)"},
     {"simdgroup_half8x8", "mh", "make_filled_simdgroup_matrix<half, 8, 8>(half(1.5f))",
      "make_filled_simdgroup_matrix<half, 8, 8>(half($s))",
      "uint(as_type<ushort>($v.thread_elements()[0]))"},
@@ -75,6 +84,8 @@ Layout layout_of(std::uint32_t units, std::uint32_t unroll_units) {
 // (a longer period folds no more easily).
 std::uint32_t period_in(const Layout& l, OpForm form) {
     const std::uint32_t least = rotation_period(form);
+    // The trinomial's recurrence needs exactly its 15 values.
+    if (form == OpForm::Lfsr) return least;
     if (least == 1 || l.loops == 0 || l.unroll % least == 0) return least;
     for (std::uint32_t p = least + 1; p <= 8; ++p)
         if (l.unroll % p == 0) return p;
@@ -84,12 +95,14 @@ std::uint32_t period_in(const Layout& l, OpForm form) {
 // Declarations, collected as the body first names them.
 class Declarations {
   public:
-    // A value of `type` seeded from the lane's seed; returns its name.
-    std::string value(const std::string& name, std::string_view type) {
+    // A value of `type` seeded from the lane's seed (by `seed` over $s, or
+    // the type's rule when empty); returns its name.
+    std::string value(const std::string& name, std::string_view type, std::string_view seed = {}) {
         if (names_.insert(name).second) {
             const std::string s = "s + " + std::to_string(++seeds_) + "u";
+            const std::string init(seed.empty() ? type_info(type).init : seed);
             lines_.push_back("    " + std::string(type) + " " + name + " = " +
-                             replace_all(std::string(type_info(type).init), "$s", s) + ";");
+                             replace_all(init, "$s", s) + ";");
         }
         return name;
     }
@@ -122,6 +135,8 @@ std::string statement(const MslOp& op, const std::string& dst, const Operands& o
     return op.form == OpForm::Statement ? e + ";" : dst + " = " + e + ";";
 }
 
+// The operation's line in the kernel's header: what each step computes and
+// why the compiler cannot fold the chain.
 std::string describe(const MslOp& op, std::uint32_t period) {
     std::string e(op.expr);
     for (auto [from, to] :
@@ -129,10 +144,31 @@ std::string describe(const MslOp& op, std::uint32_t period) {
         e = replace_all(e, from, to);
     std::string s = "//   " + std::string(op.name) + " (" + std::string(op.type) +
                     "): " + (op.form == OpForm::Statement ? e : "x = " + e);
-    if (period > 1)
-        s += "; each chain rotates through " + std::to_string(period) +
-             " values (y is the oldest), as a chain over an invariant y would fold";
-    if (!op.note.empty()) s += "; " + std::string(op.note);
+    const std::string n = std::to_string(period);
+    switch (op.form) {
+        case OpForm::Rotating:
+            s += "; each chain rotates through " + n +
+                 " values (x the newest, y the oldest), as a chain over an invariant y would "
+                 "fold (x+y+y = x+2y)";
+            break;
+        case OpForm::Feistel:
+            s += "; each chain rotates through " + n +
+                 " values (x the newest, y the oldest): the values go through a permutation "
+                 "every step, so the chain cannot settle on a fixed point or a short cycle";
+            break;
+        case OpForm::Lfsr:
+            s += "; each chain rotates through " + n +
+                 " values, y the value 15 steps back: x_n = x_{n-1} ^ x_{n-15}, the recurrence "
+                 "of the primitive trinomial t^15 + t + 1, repeats only after 32767 steps and "
+                 "no xor meets its own operands again (a^b^a = b); over fewer values a xor chain "
+                 "repeats within the repetitions (over three, every 7 steps)";
+            break;
+        default:
+            s += "; each operation reads the one before, and the other operands are seeded at "
+                 "run time, so the compiler knows none of the values";
+            break;
+    }
+    if (!op.note.empty()) s += "; " + op.note;
     return s + "\n";
 }
 
@@ -155,7 +191,9 @@ std::string assemble(const BenchmarkDefinition& def, const std::string& header,
                      const std::vector<std::string>& sinks) {
     std::ostringstream o;
     o << "// agxsim-probe kernel: " << def.name << "\n" << header;
-    o << "// Compile with fast math off: float chains must not be reassociated.\n";
+    o << "// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled "
+         "= NO before macOS 15): no float operation is reassociated or contracted, and a "
+         "function without fast:: or precise:: is the precise one.\n";
     o << "#include <metal_stdlib>\nusing namespace metal;\n\n";
     o << "struct agx_params {\n"
          "    uint loops;         // iterations of the unrolled loop\n"
@@ -227,7 +265,7 @@ Kernel chains_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) 
             const std::uint32_t n = period_in(l, in.op->form);
             for (std::uint32_t j = 0; j < n; ++j) {
                 const std::string name = n == 1 ? var(in, c) : rot(in, c, j);
-                decl.value(name, in.op->type);
+                decl.value(name, in.op->type, in.op->seed);
                 sinks.push_back(sink_of(in.op->type, name));
                 ++k.live_values;
             }
@@ -311,7 +349,7 @@ Kernel vec4_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) {
     std::vector<std::string> sinks;
     auto name = [](int i) { return "v" + std::to_string(i / 4) + "xyzw"[i % 4]; };
     for (int i = 0; i < 24; ++i) {
-        decl.value(name(i), op.type);
+        decl.value(name(i), op.type, op.seed);
         sinks.push_back(sink_of(op.type, name(i)));
     }
     auto one_group = [&](std::vector<std::string>& out) {
@@ -330,7 +368,8 @@ Kernel vec4_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) {
     h << "// body " << def.body_label() << "; " << def.simds_per_core << " simds per core; "
       << def.register_bits << "-bit registers; operand shape vec4_groups (pattern for ILP "
       << def.ilp
-      << "): six 4-wide vectors, each operation reading its own value and a recently written one\n";
+      << "): six 4-wide vectors, each operation reading its own value and a recently written "
+         "one: 24 values that depend on one another, none invariant\n";
     h << "// " << layout_text(groups, unroll, l, "groups of 24 operations") << " (" << repetitions
       << " operations)\n";
     std::string e(op.expr);
@@ -350,6 +389,12 @@ Kernel vec4_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) {
 }
 
 }  // namespace
+
+std::array<std::uint32_t, kSeedWords> seed_words() {
+    std::array<std::uint32_t, kSeedWords> seeds{};
+    for (std::uint32_t i = 0; i < kSeedWords; ++i) seeds[i] = 1 + (i * 7 + 3) % kSeedWords;
+    return seeds;
+}
 
 Kernel generate_kernel(const BenchmarkDefinition& def, std::uint32_t repetitions) {
     if (repetitions == 0)

@@ -15,6 +15,7 @@
 //   threadgroup(0): its length sets how many threadgroups fit on a core
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,10 @@ namespace agx::probe {
 constexpr const char* kKernelEntry = "agx_bench";
 constexpr std::uint32_t kSeedWords = 32;
 constexpr std::uint32_t kOutWords = 65536;
+
+// The seed words the backend uploads to buffer(0), one per lane: non-zero,
+// and a permutation of the lanes (shuffles read other lanes' values).
+std::array<std::uint32_t, kSeedWords> seed_words();
 
 struct Kernel {
     std::string source;

@@ -1,6 +1,7 @@
 // agxsim-probe: runs agxsim's benchmark suite on a real Apple GPU through
 // Metal and writes a measurement file `agxsim validate --measurements` reads.
 //
+//   agxsim-probe check                      # first: compile everything, check the clock
 //   agxsim-probe run --suite validation/suite/instructions.json --out results.json
 //   agxsim-probe list [--only SUBSTR]
 //   agxsim-probe gen --only float_instructions/FADD32/latency
@@ -9,6 +10,9 @@
 //   validation/suite/instructions.json
 //
 // Exit codes as agxsim's: 0 success, 2 bad input or an unusable GPU, 1 internal error.
+// `check`: 0 a run can go ahead, 1 some kernels did not compile or run (the
+// run would record them as not measured: report them), 2 no usable GPU or
+// a GPU not at the assumed clock.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -109,33 +113,136 @@ struct RunArgs {
     double clock_ghz = 0;
     std::uint64_t seed = 1;
     bool no_counters = false;
+    std::string fake_chip, fake_fail;
+    double fake_clock_ghz = 0;
 };
 
-int run(RunArgs& a) {
+std::unique_ptr<Backend> make_backend(const RunArgs& a) {
+    if (a.backend != "fake") {
+        if (!a.fake_fail.empty() || !a.fake_chip.empty() || a.fake_clock_ghz > 0)
+            throw agx::InputError("--fake-fail", "the --fake-* options need --backend fake");
+        return make_metal_backend({!a.no_counters});
+    }
+    FakeOptions f;
+    f.seed = a.seed;
+    if (!a.fake_chip.empty()) {
+        f.chip = a.fake_chip;
+        f.name = "agxsim fake GPU (synthetic timings, " + a.fake_chip + ")";
+    }
+    if (a.fake_clock_ghz > 0) f.clock_ghz = a.fake_clock_ghz;
+    try {
+        parse_fake_failures(a.fake_fail, f);
+    } catch (const std::invalid_argument& e) {
+        throw agx::InputError("--fake-fail", e.what());
+    }
+    return std::make_unique<FakeBackend>(f);
+}
+
+std::vector<SuiteEntry> selection(RunArgs& a) {
     if (a.clock_ghz > 0) a.options.clock_ghz = a.clock_ghz;
     const auto entries = select(read_entries(a.source.path()), a.only);
     if (entries.empty())
         throw agx::InputError(a.source.path(), "no benchmark matches '" + a.only + "'");
-    std::unique_ptr<Backend> backend;
-    if (a.backend == "fake") {
-        FakeOptions f;
-        f.seed = a.seed;
-        backend = std::make_unique<FakeBackend>(f);
-    } else {
-        backend = make_metal_backend({!a.no_counters});
-    }
-    if (!a.options.archive_dir.empty()) std::filesystem::create_directories(a.options.archive_dir);
     a.options.suite_source = a.source.path();
     a.options.log = &std::cerr;
+    return entries;
+}
+
+int run(RunArgs& a) {
+    const auto entries = selection(a);
+    std::unique_ptr<Backend> backend = make_backend(a);
+    if (!a.options.archive_dir.empty()) std::filesystem::create_directories(a.options.archive_dir);
+    // The file is rewritten after every benchmark: a run that stops early
+    // leaves what it measured (its description says PARTIAL).
+    a.options.checkpoint = [&a](const agx::validation::MeasurementFile& file) {
+        std::ostringstream text;
+        agx::validation::write_measurements(file, text);
+        agx::write_file_atomically(a.out, text.str());
+    };
     const auto file = run_suite(*backend, entries, a.options);
     std::size_t measured = 0;
     for (const auto& m : file.records) measured += m.value.has_value();
-    std::ostringstream text;
-    agx::validation::write_measurements(file, text);
-    agx::write_file_atomically(a.out, text.str());
     std::cout << a.out << ": " << measured << " of " << file.records.size()
               << " benchmarks measured on " << backend->device().name << "\n";
+    const auto& clock = file.probe.value("clock_check", nlohmann::json::object());
+    if (!clock.value("ok", false))
+        std::cout << "clock check: " << clock.value("message", std::string("not done")) << "\n";
     return kOk;
+}
+
+std::string minutes(double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, seconds < 90 ? "%.0f s" : "%.0f min",
+                  seconds < 90 ? seconds : seconds / 60);
+    return buf;
+}
+
+// Compiles every kernel of the selection, warms the GPU, checks the clock
+// and says what a full run will take: what a Mac owner runs first.
+int check(RunArgs& a) {
+    const auto entries = selection(a);
+    std::unique_ptr<Backend> backend = make_backend(a);
+    const DeviceInfo dev = backend->device();
+    std::cout << "device: " << dev.name << " (" << dev.family << ", " << dev.os << "), found by "
+              << dev.device_source << "\n"
+              << "compile options: " << dev.compile_options << "\n";
+    const CheckReport r = check_suite(*backend, entries, a.options);
+    const auto& c = r.context;
+    char clock[64] = "unknown";
+    if (c.clock_ghz > 0)
+        std::snprintf(clock, sizeof clock, "%.3f GHz (%s)", c.clock_ghz, c.clock_source.c_str());
+    std::cout << "chip: " << c.chip << ", " << c.cores << " cores, clock " << clock << "\n";
+    std::cout << "kernels: " << r.kernels << " compiled for " << r.benchmarks << " benchmarks in "
+              << minutes(r.compile_seconds) << "\n";
+    if (!r.not_measurable.empty())
+        std::cout << "  " << r.not_measurable.size()
+                  << " benchmarks Metal cannot express (a run records them as not measured)\n";
+    std::cout << "compile errors: "
+              << (r.compile_errors.empty() ? std::string("none")
+                                           : std::to_string(r.compile_errors.size()))
+              << "\n";
+    for (const auto& [id, error] : r.compile_errors)
+        std::cout << "  " << id << ": " << error << "\n";
+    if (!r.run_errors.empty()) {
+        std::cout << "dispatch errors:\n";
+        for (const auto& [id, error] : r.run_errors)
+            std::cout << "  " << id << ": " << error << "\n";
+    }
+    std::cout << "warm-up: "
+              << (r.warmup.contains("error")
+                      ? "failed: " + r.warmup["error"].get<std::string>()
+                      : std::string(r.warmup.value("settled", false) ? "settled" : "NOT settled") +
+                            " after " + std::to_string(r.warmup.value("dispatches", 0)) +
+                            " dispatches")
+              << "\n";
+    std::cout << "timing: "
+              << (r.timing.is_object() ? r.timing.value("source", std::string("?")) + " (" +
+                                             r.timing.value("reason", std::string()) + ")"
+                                       : std::string("not chosen (nothing ran)"))
+              << "\n";
+    std::cout << "clock: " << r.clock.message << "\n";
+    std::cout << "a full run of these " << r.benchmarks << " benchmarks (" << a.options.trials
+              << " trials) will take about " << minutes(r.estimate_low_seconds) << " to "
+              << minutes(r.estimate_high_seconds) << "\n";
+    const bool gpu_ok = r.clock.ok && c.clock_ghz > 0;
+    const bool kernels_ok = r.compile_errors.empty() && r.run_errors.empty();
+    if (gpu_ok && kernels_ok) {
+        std::cout << "ready: agxsim-probe run --out results.json"
+                  << (a.only.empty() ? "" : " --only '" + a.only + "'") << "\n";
+        return kOk;
+    }
+    if (!gpu_ok) {
+        std::cout << "not ready: "
+                  << (c.clock_ghz > 0 ? "the GPU is not at the assumed clock (quit other GPU "
+                                        "work, keep the Mac on power, and check again)"
+                                      : "no clock: give --clock-ghz")
+                  << "\n";
+        return kBadInput;
+    }
+    std::cout << "not ready: " << r.compile_errors.size() + r.run_errors.size()
+              << " benchmarks would not be measured; please report the errors above "
+                 "(a run still measures the others)\n";
+    return kInternal;
 }
 
 struct CompileArgs {
@@ -151,9 +258,9 @@ std::vector<std::string> kernel_functions(const std::string& source) {
     return names;
 }
 
-// Compiles a user's Metal kernel with the suite's settings (fast math off)
-// and saves its binary archive, the input of applegpu's disassembler and so
-// of `agxsim kernel import`.
+// Compiles a user's Metal kernel with the suite's settings (math mode safe,
+// precise float functions) and saves its binary archive, the input of
+// applegpu's disassembler and so of `agxsim kernel import`.
 int compile(const CompileArgs& a) {
     std::ifstream in(a.metal, std::ios::binary);
     if (!in) throw agx::InputError(a.metal, "cannot open");
@@ -191,6 +298,8 @@ int compile(const CompileArgs& a) {
     std::cout << function << ": compiled on " << backend->device().name << ", "
               << p.max_threads_per_threadgroup << " threads per threadgroup at most, simd width "
               << p.thread_execution_width << "\n";
+    // Here the archive is the point: a failure to write it is the command's failure.
+    if (!p.archive_error.empty()) throw BackendError(p.archive_error);
     if (p.archive.empty()) {
         std::cout << "no binary archive: the " << backend->device().backend
                   << " backend compiles nothing real\n";
@@ -233,45 +342,71 @@ int main(int argc, char* argv[]) {
     app.require_subcommand(1);
     std::function<int()> action;
 
+    // The options `run` and `check` share.
+    auto add_run_options = [](CLI::App* cmd, RunArgs& a) {
+        add_source(cmd, a.source);
+        cmd->add_option("--backend", a.backend,
+                        "metal (the GPU) or fake (synthetic timings, for testing)")
+            ->check(CLI::IsMember({"metal", "fake"}));
+        cmd->add_option("--trials", a.options.trials, "Trials per kernel; the best counts")
+            ->capture_default_str();
+        cmd->add_option("--warmup", a.options.warmup, "Warm-up runs per kernel, at least")
+            ->capture_default_str();
+        cmd->add_option("--warmup-seconds", a.options.warmup_seconds,
+                        "GPU time the warm-up kernel runs, at least, before anything is timed")
+            ->capture_default_str();
+        cmd->add_option("--warmup-max-seconds", a.options.warmup_max_seconds,
+                        "GPU time after which the warm-up stops, settled or not")
+            ->capture_default_str();
+        cmd->add_option("--in-flight", a.options.in_flight,
+                        "Warm-up command buffers queued at once")
+            ->capture_default_str();
+        cmd->add_option(
+               "--waves", a.options.waves,
+               "Times a dispatch fills every core (a benchmark that names its waves keeps them)")
+            ->capture_default_str();
+        cmd->add_option("--clock-ghz", a.clock_ghz,
+                        "GPU clock for cycles (default: the chip table's, else the measured one)");
+        cmd->add_option("--clock-tolerance", a.options.clock_tolerance,
+                        "How far from 1.0 cycle FADD32 throughput may come out in the clock check")
+            ->capture_default_str();
+        cmd->add_option("--chip", a.options.chip,
+                        "Config name to file the figures under (default: from the device)");
+        cmd->add_option("--cores", a.options.cores, "GPU cores (default: from the IORegistry)");
+        cmd->add_option("--tg-memory-per-core", a.options.threadgroup_memory_per_core,
+                        "Threadgroup memory per core in bytes (default 61440)");
+        cmd->add_option("--max-spread", a.options.max_spread,
+                        "Trial spread above which a figure is marked '~'")
+            ->capture_default_str();
+        cmd->add_option("--only", a.only, "Only the benchmarks whose id contains this text");
+        cmd->add_option("--seed", a.seed, "Fake backend: the noise generator's seed")
+            ->capture_default_str();
+        cmd->add_flag("--no-counters", a.no_counters, "Metal: time with the command buffer only");
+        cmd->add_option("--fake-fail", a.fake_fail,
+                        "Fake backend, for testing: failures to inject, e.g. "
+                        "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer");
+        cmd->add_option(
+            "--fake-chip", a.fake_chip,
+            "Fake backend, for testing: the chip it reports (m3-max: not in the table)");
+        cmd->add_option("--fake-clock-ghz", a.fake_clock_ghz,
+                        "Fake backend, for testing: the clock its timings are computed at");
+    };
+
+    auto ck = std::make_shared<RunArgs>();
+    CLI::App* check_cmd = app.add_subcommand(
+        "check",
+        "Run this first: compile every kernel of the selection with Metal (each error with its "
+        "benchmark), warm the GPU, check its clock, and say what a full run will take");
+    add_run_options(check_cmd, *ck);
+    check_cmd->callback([ck, &action] { action = [ck] { return check(*ck); }; });
+
     auto r = std::make_shared<RunArgs>();
     CLI::App* run_cmd =
         app.add_subcommand("run", "Measure the suite's benchmarks and write a measurement file");
-    add_source(run_cmd, r->source);
+    add_run_options(run_cmd, *r);
     run_cmd->add_option("-o,--out", r->out, "Measurement file to write (results.json)")->required();
-    run_cmd
-        ->add_option("--backend", r->backend,
-                     "metal (the GPU) or fake (synthetic timings, for testing)")
-        ->check(CLI::IsMember({"metal", "fake"}));
-    run_cmd->add_option("--trials", r->options.trials, "Trials per kernel; the best counts")
-        ->capture_default_str();
-    run_cmd->add_option("--warmup", r->options.warmup, "Warm-up runs per kernel, at least")
-        ->capture_default_str();
-    run_cmd
-        ->add_option("--warmup-seconds", r->options.warmup_seconds,
-                     "GPU time to run before the first benchmark")
-        ->capture_default_str();
-    run_cmd
-        ->add_option(
-            "--waves", r->options.waves,
-            "Times a dispatch fills every core (a benchmark that names its waves keeps them)")
-        ->capture_default_str();
-    run_cmd->add_option("--clock-ghz", r->clock_ghz,
-                        "GPU clock for cycles (default: the chip table's)");
-    run_cmd->add_option("--chip", r->options.chip,
-                        "Config name to file the figures under (default: from the device)");
-    run_cmd->add_option("--cores", r->options.cores, "GPU cores (default: from the IORegistry)");
-    run_cmd->add_option("--tg-memory-per-core", r->options.threadgroup_memory_per_core,
-                        "Threadgroup memory per core in bytes (default 61440)");
-    run_cmd
-        ->add_option("--max-spread", r->options.max_spread,
-                     "Trial spread above which a figure is marked '~'")
-        ->capture_default_str();
-    run_cmd->add_option("--only", r->only, "Only the benchmarks whose id contains this text");
     run_cmd->add_option("--archive", r->options.archive_dir,
                         "Write each pipeline's binary archive here");
-    run_cmd->add_option("--seed", r->seed, "Fake backend: the noise generator's seed")
-        ->capture_default_str();
-    run_cmd->add_flag("--no-counters", r->no_counters, "Metal: time with the command buffer only");
     run_cmd->callback([r, &action] { action = [r] { return run(*r); }; });
 
     auto list_src = std::make_shared<Source>();
@@ -326,6 +461,7 @@ int main(int argc, char* argv[]) {
     }
     try {
         if ((run_cmd->parsed() && r->backend.empty()) ||
+            (check_cmd->parsed() && ck->backend.empty()) ||
             (compile_cmd->parsed() && c->backend.empty()))
             throw BackendError(
                 "this build has no Metal backend (Metal needs macOS); --backend fake gives "

@@ -1,14 +1,25 @@
 // The Metal layer: every Metal call the probe makes is in this file. It
-// compiles a generated kernel, describes the device, runs one dispatch at a
-// time and reports when the GPU started and ended it. Every call is checked
-// and a failure names the call. Everything else (kernels, launch plans,
-// warm-up, trials, figures, files) is portable C++ tested with the fake backend.
+// finds the GPU, compiles a generated kernel with fixed math settings,
+// describes the device, runs dispatches (one at a time, or back to back for
+// the warm-up) and reports when the GPU started and ended them. Every call
+// is checked and a failure names the call. What costs a single benchmark
+// (a kernel that does not compile, a binary archive that cannot be written,
+// counter samples that cannot be read) is reported for that benchmark;
+// only a GPU that cannot be found or used at all stops the tool. Everything
+// else (kernels, launch plans, warm-up, trials, figures, files) is portable
+// C++ tested with the fake backend.
 //
-// Built with ARC (-fobjc-arc) on macOS 11 or later.
+// Built with ARC (-fobjc-arc) on macOS 13 or later, linked with Metal,
+// Foundation, CoreFoundation, IOKit and CoreGraphics: a command-line tool
+// gets no default Metal device unless CoreGraphics is linked (Apple's
+// documentation of MTLCreateSystemDefaultDevice), and falls back to the
+// first of MTLCopyAllDevices() if it still gets none.
+#include <CoreFoundation/CoreFoundation.h>
 #import <Foundation/Foundation.h>
 #include <IOKit/IOKitLib.h>
 #import <Metal/Metal.h>
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -24,9 +35,28 @@ std::string str(NSString* s) {
     return s ? std::string([s UTF8String]) : std::string();
 }
 
+std::string described(const std::string& call, NSError* error) {
+    return call + " failed" + (error ? ": " + str(error.localizedDescription) : std::string());
+}
+
 [[noreturn]] void fail(const std::string& call, NSError* error) {
-    throw BackendError(call + " failed" +
-                       (error ? ": " + str(error.localizedDescription) : std::string()));
+    throw BackendError(described(call, error));
+}
+
+// The default device; a command-line tool may get nil (CoreGraphics not
+// loaded, some macOS versions), so then the first device there is.
+id<MTLDevice> find_device(std::string& how) {
+    id<MTLDevice> device = MTLCreateSystemDefaultDevice();
+    if (device) {
+        how = "MTLCreateSystemDefaultDevice()";
+        return device;
+    }
+    NSArray<id<MTLDevice>>* all = MTLCopyAllDevices();
+    if (all.count > 0) {
+        how = "MTLCopyAllDevices()[0] (MTLCreateSystemDefaultDevice() returned nil)";
+        return all.firstObject;
+    }
+    return nil;
 }
 
 // IORegistry: the AGXAccelerator service carries the core count Metal does not report.
@@ -71,21 +101,43 @@ std::string file_name_of(const std::string& id) {
     return s;
 }
 
+// The same math on every macOS: math mode safe (no transformation that
+// could change a result) and the precise 32-bit float functions. macOS 15
+// replaced fastMathEnabled with mathMode and mathFloatingPointFunctions; per
+// Apple's documentation fastMathEnabled = NO sets exactly these two, so
+// older systems get the same kernels through it. `what` says which.
+MTLCompileOptions* compile_options(std::string& what) {
+    MTLCompileOptions* options = [MTLCompileOptions new];
+#if defined(__MAC_15_0) && __MAC_OS_X_VERSION_MAX_ALLOWED >= __MAC_15_0
+    if (@available(macOS 15.0, *)) {
+        options.mathMode = MTLMathModeSafe;
+        options.mathFloatingPointFunctions = MTLMathFloatingPointFunctionsPrecise;
+        what = "mathMode safe, mathFloatingPointFunctions precise";
+        return options;
+    }
+#endif
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+    options.fastMathEnabled = NO;
+#pragma clang diagnostic pop
+    what = "fastMathEnabled NO (math mode safe, precise float functions)";
+    return options;
+}
+
 class MetalBackend : public Backend {
   public:
     explicit MetalBackend(const MetalOptions& options) {
         @autoreleasepool {
-            device_ = MTLCreateSystemDefaultDevice();
+            device_ = find_device(info_.device_source);
             if (!device_)
-                throw BackendError("MTLCreateSystemDefaultDevice() returned nil: no Metal GPU");
+                throw BackendError("no Metal GPU: MTLCreateSystemDefaultDevice() returned nil and "
+                                   "MTLCopyAllDevices() is empty");
             queue_ = [device_ newCommandQueue];
             if (!queue_) throw BackendError("[MTLDevice newCommandQueue] returned nil");
 
-            // Non-zero, and a permutation of the lanes (shuffles read other lanes).
-            std::uint32_t seeds[kSeedWords];
-            for (std::uint32_t i = 0; i < kSeedWords; ++i) seeds[i] = 1 + (i * 7 + 3) % kSeedWords;
-            seeds_ = [device_ newBufferWithBytes:seeds
-                                          length:sizeof seeds
+            const auto seeds = seed_words();
+            seeds_ = [device_ newBufferWithBytes:seeds.data()
+                                          length:seeds.size() * sizeof(std::uint32_t)
                                          options:MTLResourceStorageModeShared];
             if (!seeds_)
                 throw BackendError(
@@ -96,6 +148,7 @@ class MetalBackend : public Backend {
                 throw BackendError(
                     "[MTLDevice newBufferWithLength:options:] returned nil (output)");
 
+            compile_options_ = compile_options(info_.compile_options);
             info_.backend = "metal";
             info_.name = str(device_.name);
             info_.chip = chip_from_device_name(info_.name);
@@ -104,7 +157,10 @@ class MetalBackend : public Backend {
             info_.cores = gpu_core_count();
             info_.max_threadgroup_memory =
                 static_cast<std::uint32_t>(device_.maxThreadgroupMemoryLength);
-            if (options.use_counters) setup_counters();
+            if (options.use_counters)
+                setup_counters();
+            else
+                info_.counters_note = "--no-counters";
         }
     }
 
@@ -114,22 +170,9 @@ class MetalBackend : public Backend {
         @autoreleasepool {
             const std::string what = " for " + kernel.def.name + " (" +
                                      std::to_string(kernel.repetitions) + " repetitions)";
-            MTLCompileOptions* options = [MTLCompileOptions new];
-            // Fast math off: it would let the compiler reassociate the float chains.
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wdeprecated-declarations"
-#if defined(__MAC_15_0)
-            if (@available(macOS 15.0, *))
-                options.mathMode = MTLMathModeSafe;
-            else
-                options.fastMathEnabled = NO;
-#else
-            options.fastMathEnabled = NO;
-#endif
-#pragma clang diagnostic pop
             NSError* error = nil;
             id<MTLLibrary> library = [device_ newLibraryWithSource:@(kernel.source.c_str())
-                                                           options:options
+                                                           options:compile_options_
                                                              error:&error];
             if (!library) fail("[MTLDevice newLibraryWithSource:options:error:]" + what, error);
             const std::string entry = kernel.entry.empty() ? kKernelEntry : kernel.entry;
@@ -158,15 +201,16 @@ class MetalBackend : public Backend {
             p.thread_execution_width = static_cast<std::uint32_t>(pipeline.threadExecutionWidth);
             // No public API reports register use: maxTotalThreadsPerThreadgroup
             // falls as it grows, and the binary archive's disassembly shows it.
-            if (!archive_dir.empty()) p.archive = write_archive(descriptor, archive_dir, kernel);
+            // An archive that cannot be written costs the archive, not the timing.
+            if (!archive_dir.empty())
+                write_archive(descriptor, archive_dir, kernel, p.archive, p.archive_error);
             return p;
         }
     }
 
     DispatchTiming run(const PipelineInfo& p, const Dispatch& d) override {
         @autoreleasepool {
-            if (p.handle < 0 || static_cast<std::size_t>(p.handle) >= pipelines_.size())
-                throw BackendError("run: a pipeline this backend did not compile");
+            check_pipeline(p);
             id<MTLCommandBuffer> commands = [queue_ commandBuffer];
             if (!commands) throw BackendError("[MTLCommandQueue commandBuffer] returned nil");
             MTLComputePassDescriptor* pass = [MTLComputePassDescriptor computePassDescriptor];
@@ -180,51 +224,108 @@ class MetalBackend : public Backend {
             if (!encoder)
                 throw BackendError(
                     "[MTLCommandBuffer computeCommandEncoderWithDescriptor:] returned nil");
-            [encoder setComputePipelineState:pipelines_[static_cast<std::size_t>(p.handle)]];
-            [encoder setBuffer:seeds_ offset:0 atIndex:0];
-            [encoder setBuffer:out_ offset:0 atIndex:1];
-            KernelParams params = d.params;
-            [encoder setBytes:&params length:sizeof params atIndex:2];
-            [encoder setThreadgroupMemoryLength:d.threadgroup_memory_bytes atIndex:0];
-            [encoder dispatchThreadgroups:MTLSizeMake(d.threadgroups, 1, 1)
-                    threadsPerThreadgroup:MTLSizeMake(d.threads_per_threadgroup, 1, 1)];
-            [encoder endEncoding];
+            encode(encoder, p, d);
             [commands commit];
             [commands waitUntilCompleted];
-            if (commands.status != MTLCommandBufferStatusCompleted)
-                fail("MTLCommandBuffer execution (status " +
-                         std::to_string(static_cast<long>(commands.status)) + ")",
-                     commands.error);
-
-            DispatchTiming t;
-            t.gpu_start = commands.GPUStartTime;
-            t.gpu_end = commands.GPUEndTime;
-            if (samples_) {
-                NSData* data = [samples_ resolveCounterRange:NSMakeRange(0, 2)];
-                if (!data || data.length < 2 * sizeof(MTLCounterResultTimestamp))
-                    throw BackendError(
-                        "[MTLCounterSampleBuffer resolveCounterRange:] returned no timestamps");
-                const auto* stamps = static_cast<const MTLCounterResultTimestamp*>(data.bytes);
-                t.counter_start = stamps[0].timestamp;
-                t.counter_end = stamps[1].timestamp;
-                // GPU ticks to seconds over everything since the backend started.
-                MTLTimestamp cpu = 0, gpu = 0;
-                [device_ sampleTimestamps:&cpu gpuTimestamp:&gpu];
-                if (gpu > gpu0_ && cpu > cpu0_)
-                    t.seconds_per_tick =
-                        static_cast<double>(cpu - cpu0_) / static_cast<double>(gpu - gpu0_) * 1e-9;
-            }
+            DispatchTiming t = timing_of(commands);
+            if (samples_) read_counters(t);
             return t;
         }
     }
 
+    std::vector<DispatchTiming> run_batch(const PipelineInfo& p, const Dispatch& d, unsigned count,
+                                          unsigned in_flight) override {
+        @autoreleasepool {
+            check_pipeline(p);
+            in_flight = std::max(1u, in_flight);
+            std::vector<id<MTLCommandBuffer>> buffers;
+            buffers.reserve(count);
+            for (unsigned i = 0; i < count; ++i) {
+                // At most `in_flight` queued: wait for the oldest before adding one.
+                if (i >= in_flight) [buffers[i - in_flight] waitUntilCompleted];
+                id<MTLCommandBuffer> commands = [queue_ commandBuffer];
+                if (!commands) throw BackendError("[MTLCommandQueue commandBuffer] returned nil");
+                id<MTLComputeCommandEncoder> encoder = [commands computeCommandEncoder];
+                if (!encoder)
+                    throw BackendError("[MTLCommandBuffer computeCommandEncoder] returned nil");
+                encode(encoder, p, d);
+                [commands commit];
+                buffers.push_back(commands);
+            }
+            std::vector<DispatchTiming> out;
+            for (id<MTLCommandBuffer> commands : buffers) {
+                [commands waitUntilCompleted];
+                out.push_back(timing_of(commands));
+            }
+            return out;
+        }
+    }
+
   private:
+    void check_pipeline(const PipelineInfo& p) const {
+        if (p.handle < 0 || static_cast<std::size_t>(p.handle) >= pipelines_.size())
+            throw BackendError("run: a pipeline this backend did not compile");
+    }
+
+    // Encodes the dispatch and ends the encoder (`p` checked by check_pipeline).
+    void encode(id<MTLComputeCommandEncoder> encoder, const PipelineInfo& p, const Dispatch& d) {
+        [encoder setComputePipelineState:pipelines_[static_cast<std::size_t>(p.handle)]];
+        [encoder setBuffer:seeds_ offset:0 atIndex:0];
+        [encoder setBuffer:out_ offset:0 atIndex:1];
+        KernelParams params = d.params;
+        [encoder setBytes:&params length:sizeof params atIndex:2];
+        [encoder setThreadgroupMemoryLength:d.threadgroup_memory_bytes atIndex:0];
+        [encoder dispatchThreadgroups:MTLSizeMake(d.threadgroups, 1, 1)
+                threadsPerThreadgroup:MTLSizeMake(d.threads_per_threadgroup, 1, 1)];
+        [encoder endEncoding];
+    }
+
+    DispatchTiming timing_of(id<MTLCommandBuffer> commands) {
+        if (commands.status != MTLCommandBufferStatusCompleted)
+            fail("MTLCommandBuffer execution (status " +
+                     std::to_string(static_cast<long>(commands.status)) + ")",
+                 commands.error);
+        DispatchTiming t;
+        t.gpu_start = commands.GPUStartTime;
+        t.gpu_end = commands.GPUEndTime;
+        return t;
+    }
+
+    // The pass's two timestamps, or why not: a nil resolve costs the
+    // counters of this dispatch, and the command buffer's times remain.
+    void read_counters(DispatchTiming& t) {
+        NSData* data = [samples_ resolveCounterRange:NSMakeRange(0, 2)];
+        if (!data || data.length < 2 * sizeof(MTLCounterResultTimestamp)) {
+            t.counter_error = "[MTLCounterSampleBuffer resolveCounterRange:] returned " +
+                              std::string(data ? "too few bytes" : "nil");
+            return;
+        }
+        const auto* stamps = static_cast<const MTLCounterResultTimestamp*>(data.bytes);
+        t.counter_start = stamps[0].timestamp;
+        t.counter_end = stamps[1].timestamp;
+        // GPU ticks to seconds over everything since the backend started.
+        MTLTimestamp cpu = 0, gpu = 0;
+        [device_ sampleTimestamps:&cpu gpuTimestamp:&gpu];
+        if (gpu > gpu0_ && cpu > cpu0_)
+            t.seconds_per_tick =
+                static_cast<double>(cpu - cpu0_) / static_cast<double>(gpu - gpu0_) * 1e-9;
+    }
+
+    // Counter sampling where the device offers it; where it does not, or the
+    // sample buffer cannot be made, the run times by the command buffer and
+    // the file says why.
     void setup_counters() {
-        if (![device_ supportsCounterSampling:MTLCounterSamplingPointAtStageBoundary]) return;
+        if (![device_ supportsCounterSampling:MTLCounterSamplingPointAtStageBoundary]) {
+            info_.counters_note = "the device does not sample counters at stage boundaries";
+            return;
+        }
         id<MTLCounterSet> timestamps = nil;
         for (id<MTLCounterSet> set in device_.counterSets)
             if ([set.name isEqualToString:MTLCommonCounterSetTimestamp]) timestamps = set;
-        if (!timestamps) return;
+        if (!timestamps) {
+            info_.counters_note = "the device has no timestamp counter set";
+            return;
+        }
         MTLCounterSampleBufferDescriptor* descriptor = [MTLCounterSampleBufferDescriptor new];
         descriptor.counterSet = timestamps;
         descriptor.sampleCount = 2;
@@ -232,24 +333,36 @@ class MetalBackend : public Backend {
         descriptor.label = @"agxsim-probe timestamps";
         NSError* error = nil;
         samples_ = [device_ newCounterSampleBufferWithDescriptor:descriptor error:&error];
-        if (!samples_) fail("[MTLDevice newCounterSampleBufferWithDescriptor:error:]", error);
+        if (!samples_) {
+            info_.counters_note =
+                described("[MTLDevice newCounterSampleBufferWithDescriptor:error:]", error);
+            return;
+        }
         [device_ sampleTimestamps:&cpu0_ gpuTimestamp:&gpu0_];
         info_.stage_boundary_counters = true;
     }
 
-    std::string write_archive(MTLComputePipelineDescriptor* descriptor, const std::string& dir,
-                              const Kernel& kernel) {
+    void write_archive(MTLComputePipelineDescriptor* descriptor, const std::string& dir,
+                       const Kernel& kernel, std::string& path, std::string& error_text) {
         NSError* error = nil;
         id<MTLBinaryArchive> archive =
             [device_ newBinaryArchiveWithDescriptor:[MTLBinaryArchiveDescriptor new] error:&error];
-        if (!archive) fail("[MTLDevice newBinaryArchiveWithDescriptor:error:]", error);
-        if (![archive addComputePipelineFunctionsWithDescriptor:descriptor error:&error])
-            fail("[MTLBinaryArchive addComputePipelineFunctionsWithDescriptor:error:]", error);
-        const std::string path = dir + "/" + file_name_of(kernel.def.name) + "-" +
+        if (!archive) {
+            error_text = described("[MTLDevice newBinaryArchiveWithDescriptor:error:]", error);
+            return;
+        }
+        if (![archive addComputePipelineFunctionsWithDescriptor:descriptor error:&error]) {
+            error_text = described(
+                "[MTLBinaryArchive addComputePipelineFunctionsWithDescriptor:error:]", error);
+            return;
+        }
+        const std::string file = dir + "/" + file_name_of(kernel.def.name) + "-" +
                                  std::to_string(kernel.repetitions) + ".metallib";
-        if (![archive serializeToURL:[NSURL fileURLWithPath:@(path.c_str())] error:&error])
-            fail("[MTLBinaryArchive serializeToURL:error:] to " + path, error);
-        return path;
+        if (![archive serializeToURL:[NSURL fileURLWithPath:@(file.c_str())] error:&error]) {
+            error_text = described("[MTLBinaryArchive serializeToURL:error:] to " + file, error);
+            return;
+        }
+        path = file;
     }
 
     id<MTLDevice> device_ = nil;
@@ -257,6 +370,7 @@ class MetalBackend : public Backend {
     id<MTLBuffer> seeds_ = nil;
     id<MTLBuffer> out_ = nil;
     id<MTLCounterSampleBuffer> samples_ = nil;
+    MTLCompileOptions* compile_options_ = nil;
     MTLTimestamp cpu0_ = 0, gpu0_ = 0;
     std::vector<id<MTLComputePipelineState>> pipelines_;
     DeviceInfo info_;

@@ -6,13 +6,67 @@ namespace agx::probe {
 
 namespace {
 
-// 32-bit float functions name their variant: fast:: is what Metal's default
-// math gives, precise:: the "Precise" rows. Kernels are compiled with fast
-// math off (so float chains are not reassociated), which would otherwise turn
-// every metal:: function precise. Half functions have one variant.
-constexpr std::string_view kIdempotent = "f(f(x)) folds to f(x): an add feeds each operation";
-constexpr std::string_view kUniform =
+// Every kernel is compiled with the same math settings on every macOS
+// (metal_backend.mm): math mode safe (no transformation that could change a
+// result: no reassociation) and the precise variant of the 32-bit float functions,
+// which is what fastMathEnabled = NO gave before macOS 15. So a metal::
+// function without a namespace is its precise variant, rows measuring
+// Metal's fast variant write fast:: and the "Precise" rows write precise::,
+// and the kernel is the same whichever macOS compiles it. Half functions
+// have one variant.
+//
+// The chains' arithmetic is checked on the host (tests/probe/test_chains.cpp):
+// an integer chain never returns to an earlier state within its kernel's
+// repetitions, and a float chain whose operation is a function, a
+// conversion, a comparison or a SIMD reduction changes every step and stays
+// finite (no inf, no NaN: their special-value paths are not what is timed).
+
+// Companions, named in the notes below.
+constexpr const char* kIdempotent = "f(f(x)) folds to f(x): an add feeds each operation";
+constexpr const char* kFeistelXor =
+    "its result is xored into the oldest value (one BITWISE32 more on the chain)";
+constexpr const char* kFeistelAdd =
+    "its result is added to the oldest value (one IADD more on the chain)";
+constexpr const char* kSymplectic =
+    "the older value is subtracted (one FADD more on the chain): x' = f(x) - y keeps area, so "
+    "the pair circles the fixed point f(p) = 2p its seeds start near, and neither settles nor "
+    "grows";
+constexpr const char* kMantissa =
+    "the result's mantissa is kept, as a value in [1, 2) (two bitwise operations more): the "
+    "chain's values stay finite";
+constexpr const char* kMantissaExclusive =
+    "the result's mantissa is kept, as a value in [1, 2), and the older value subtracted (three "
+    "operations more): the first lane's exclusive prefix is always the identity, and without "
+    "the older value every lane settles on 1";
+constexpr const char* kNudge =
+    "the converted integer is added to the bits of the older value (one IADD32 more), which "
+    "moves it by that many units in the last place: the chain stays finite and changes every "
+    "step";
+
+constexpr const char* kFeistelMul =
+    "a product of odd values stays odd: it is multiplied into the oldest value (one IMUL more "
+    "on the chain); an add or xor would make it even, and the products then 0";
+constexpr const char* kUniform =
     "the result is uniform across the simd; the lane is mixed in so the next input varies";
+constexpr const char* kSymplecticSum =
+    "x' = sum(x) / n - y (the scale and subtraction are one FFMA more) keeps the values "
+    "bounded: their mean turns with period 6 and each lane's difference from it with period 4, "
+    "where the sum alone grows n times a step";
+
+// Seeds near the fixed points of the x' = f(x) - y chains (kSymplectic).
+constexpr const char* kNearOne = "1.0f + float($s) * 0.00390625f";
+constexpr const char* kNearOneHalf = "half(1.0f + float($s) * 0.00390625f)";
+constexpr const char* kNearFour = "4.0f + float($s) * 0.015625f";
+constexpr const char* kNearFourHalf = "half(4.0f + float($s) * 0.015625f)";
+constexpr const char* kNearQuarter = "0.25f + float($s) * 0.0009765625f";
+constexpr const char* kNearQuarterHalf = "half(0.25f + float($s) * 0.0009765625f)";
+constexpr const char* kNearHalf = "0.5f + float($s) * 0.0009765625f";
+constexpr const char* kNearHalfHalf = "half(0.5f + float($s) * 0.0009765625f)";
+constexpr const char* kNearZero = "float($s) * 0.00390625f";
+constexpr const char* kNearZeroHalf = "half(float($s) * 0.00390625f)";
+// Odd and small (a few tens of thousands after 1440 steps): clz keeps finding
+// leading zeros.
+constexpr const char* kSmallOdd = "($s) * 2u + 1u";
 
 std::vector<MslOp> build() {
     using F = OpForm;
@@ -24,164 +78,327 @@ std::vector<MslOp> build() {
         {"FADD32", "float", "$x + $y"},
         {"FMUL32", "float", "$x * $y"},
         {"FFMA32", "float", "fma($x, $y, $z)"},
-        {"CONVERT(F->I32)", "float", "as_type<float>(int($x))", F::Direct,
-         "the integer's bits are the next input: one conversion per operation"},
+        {"CONVERT(F->I32)", "float", "as_type<float>(int($x) + as_type<int>($y))", F::Feistel,
+         kNudge, "float($s)"},
         {"RINT32", "float", "rint($x + $y)", F::Direct, kIdempotent},
         {"TRUNC32", "float", "trunc($x + $y)", F::Direct, kIdempotent},
         {"FLOOR32", "float", "floor($x + $y)", F::Direct, kIdempotent},
         {"CEIL32", "float", "ceil($x + $y)", F::Direct, kIdempotent},
         {"RECIP16", "half", "half(1.0f) / $x"},
         {"RECIP32", "float", "fast::divide(1.0f, $x)"},
-        {"RSQRT16", "half", "rsqrt($x)"},
-        {"RSQRT32", "float", "fast::rsqrt($x)"},
-        {"Precise RSQRT32", "float", "precise::rsqrt($x)"},
-        {"EXP2_16", "half", "exp2($x)"},
-        {"LOG2_16", "half", "log2($x)"},
-        {"EXP2_32", "float", "fast::exp2($x)"},
-        {"LOG2_32", "float", "fast::log2($x)"},
-        {"Precise EXP2_32", "float", "precise::exp2($x)"},
-        {"Precise LOG2_32", "float", "precise::log2($x)"},
-        {"FMAX32", "float", "fmax($x, $y)", F::RotatingLattice},
-        {"FMIN32", "float", "fmin($x, $y)", F::RotatingLattice},
-        {"FMAX16", "half", "fmax($x, $y)", F::RotatingLattice},
-        {"FMIN16", "half", "fmin($x, $y)", F::RotatingLattice},
-        {"FCMPSEL16", "half", "$x < $z ? $x : $y", F::RotatingLattice},
-        {"FCMPSEL32", "float", "$x < $z ? $x : $y", F::RotatingLattice},
+        {"RSQRT16", "half", "rsqrt($x) + $y", F::Feistel,
+         "rsqrt alone settles at 1: its result is added to the older value (one FADD more), so "
+         "the values grow slowly (to about 110 over 1440 steps) and change every step"},
+        {"RSQRT32", "float", "fast::rsqrt($x) + $y", F::Feistel,
+         "rsqrt alone settles at 1: its result is added to the older value (one FADD more), so "
+         "the values grow slowly (to about 110 over 1440 steps) and change every step"},
+        {"Precise RSQRT32", "float", "precise::rsqrt($x) + $y", F::Feistel,
+         "rsqrt alone settles at 1: its result is added to the older value (one FADD more), so "
+         "the values grow slowly (to about 110 over 1440 steps) and change every step"},
+        {"EXP2_16", "half", "exp2($x) - $y", F::Feistel, kSymplectic, kNearOneHalf},
+        {"LOG2_16", "half", "fma(log2($x), half(4.0f), -$y)", F::Feistel,
+         "x' = 4 log2(x) - y (the scale and subtraction are one FFMA more) keeps area: the pair "
+         "circles the fixed point 4 its seeds start near, and neither settles nor leaves the "
+         "positive numbers",
+         kNearFourHalf},
+        {"EXP2_32", "float", "fast::exp2($x) - $y", F::Feistel, kSymplectic, kNearOne},
+        {"LOG2_32", "float", "fma(fast::log2($x), 4.0f, -$y)", F::Feistel,
+         "x' = 4 log2(x) - y (the scale and subtraction are one FFMA more) keeps area: the pair "
+         "circles the fixed point 4 its seeds start near, and neither settles nor leaves the "
+         "positive numbers",
+         kNearFour},
+        {"Precise EXP2_32", "float", "precise::exp2($x) - $y", F::Feistel, kSymplectic, kNearOne},
+        {"Precise LOG2_32", "float", "fma(precise::log2($x), 4.0f, -$y)", F::Feistel,
+         "x' = 4 log2(x) - y (the scale and subtraction are one FFMA more) keeps area: the pair "
+         "circles the fixed point 4 its seeds start near, and neither settles nor leaves the "
+         "positive numbers",
+         kNearFour},
+        {"FMAX32", "float", "fmax($x, $z) - $y", F::Feistel,
+         "fmax returns one of its inputs, so a chain of it alone settles on its seeds' largest: "
+         "the older value is subtracted (one FADD more)"},
+        {"FMIN32", "float", "fmin($x, $z) - $y", F::Feistel,
+         "fmin returns one of its inputs, so a chain of it alone settles on its seeds' smallest: "
+         "the older value is subtracted (one FADD more)"},
+        {"FMAX16", "half", "fmax($x, $z) - $y", F::Feistel,
+         "fmax returns one of its inputs, so a chain of it alone settles on its seeds' largest: "
+         "the older value is subtracted (one FADD more)"},
+        {"FMIN16", "half", "fmin($x, $z) - $y", F::Feistel,
+         "fmin returns one of its inputs, so a chain of it alone settles on its seeds' smallest: "
+         "the older value is subtracted (one FADD more)"},
+        {"FCMPSEL16", "half", "($x < $z ? $x : $l) - $y", F::Feistel,
+         "a select returns one of its inputs, so a chain of it alone settles: the older value is "
+         "subtracted (one FADD more)"},
+        {"FCMPSEL32", "float", "($x < $z ? $x : $l) - $y", F::Feistel,
+         "a select returns one of its inputs, so a chain of it alone settles: the older value is "
+         "subtracted (one FADD more)"},
 
         // --- int_instructions.csv ------------------------------------------------
         {"IADD16", "ushort", "$x + $y", F::Rotating},
-        {"IMUL16", "ushort", "$x * $y", F::Rotating},
+        {"IMUL16", "ushort", "$x * $y", F::Rotating,
+         "the seeds are odd, so the products stay odd and never reach 0"},
         {"IMAD16", "ushort", "$x * $y + $z"},
-        {"IMUL(16x16=32)", "uint", "uint(ushort($x)) * uint(ushort($y))", F::Rotating},
+        {"IMUL(16x16=32)", "uint", "uint(ushort($x)) * uint(ushort($y))", F::Rotating,
+         "the seeds are odd, so the products stay odd and never reach 0"},
         {"IMAD((16x16=32)+32)", "uint", "uint(ushort($x)) * uint(ushort($y)) + $z"},
         {"IADD32", "uint", "$x + $y", F::Rotating},
         {"ADD32", "uint", "$x + $y", F::Rotating},
-        {"IMUL32", "uint", "$x * $y", F::Rotating},
+        {"IMUL32", "uint", "$x * $y", F::Rotating,
+         "the seeds are odd, so the products stay odd and never reach 0"},
         {"IMAD32", "uint", "$x * $y + $z"},
-        {"IMULHI32", "uint", "mulhi($x, $y)"},
-        {"IMUL(32x32=64)", "ulong", "ulong(uint($x >> 32)) * ulong(uint($y))", F::Direct,
-         "the next operation reads the product's high word, so the whole 64-bit product is kept"},
-        {"IADDSAT32", "uint", "addsat($x, $y)", F::Rotating},
-        {"BITEXTRACT32", "uint", "extract_bits($x, 3u, 20u) + $y", F::Direct,
-         "offset and count known at compile time; an IADD32 refills the bits the extraction drops"},
-        {"BITINSERT32", "uint", "insert_bits($x, $y, 5u, 8u) + $z", F::Direct,
-         "offset and count known at compile time; inserting the same field again folds, so an "
-         "IADD32 follows"},
-        {"BITWISE32", "uint", "$x ^ $y", F::RotatingLattice},
+        {"IMULHI32", "uint", "mulhi($x, $z) ^ $y", F::Feistel,
+         "mulhi alone only shrinks (to 0); " + std::string(kFeistelXor)},
+        {"IMUL(32x32=64)", "ulong", "ulong(uint($x) ^ uint($x >> 32)) * ulong(uint($z))", F::Direct,
+         "the product's two words are xored into the next input (one BITWISE32 more), so the "
+         "whole 64-bit product is used and the chain neither shrinks nor settles"},
+        {"IADDSAT32", "uint", "addsat($x, $z) ^ $y", F::Feistel,
+         "saturating adds alone reach the maximum and stay; " + std::string(kFeistelXor)},
+        {"BITEXTRACT32", "uint", "extract_bits($x, 3u, 20u) + $y", F::Feistel,
+         "offset and count known at compile time; " + std::string(kFeistelAdd) +
+             ", which refills the bits the extraction drops"},
+        {"BITINSERT32", "uint", "insert_bits($x, $z, 5u, 8u) + $y", F::Feistel,
+         "offset and count known at compile time; inserting the same field again folds: " +
+             std::string(kFeistelAdd)},
+        {"BITWISE32", "uint", "$x ^ $y", F::Lfsr},
         {"BITREV32", "uint", "reverse_bits($x) + $y", F::Direct,
          "reverse_bits is its own inverse: an IADD32 follows each"},
-        {"POPCOUNT32", "uint", "popcount($x)"},
-        {"IMAX32", "uint", "max($x, $y)", F::RotatingLattice},
-        {"IMIN32", "uint", "min($x, $y)", F::RotatingLattice},
-        {"IMAX16", "ushort", "max($x, $y)", F::RotatingLattice},
-        {"IMIN16", "ushort", "min($x, $y)", F::RotatingLattice},
-        {"ICMPSEL16", "ushort", "$x < $z ? $x : $y", F::RotatingLattice},
-        {"ICMPSEL32", "uint", "$x < $z ? $x : $y", F::RotatingLattice},
+        {"POPCOUNT32", "uint", "popcount($x) + $y", F::Feistel,
+         "popcount alone settles at 1; " + std::string(kFeistelAdd)},
+        {"IMAX32", "uint", "max($x, $z) + $y", F::Feistel,
+         "max returns one of its inputs, so a chain of it alone settles on its seeds' largest; " +
+             std::string(kFeistelAdd)},
+        {"IMIN32", "uint", "min($x, $z) + $y", F::Feistel,
+         "min returns one of its inputs, so a chain of it alone settles on its seeds' smallest; " +
+             std::string(kFeistelAdd)},
+        {"IMAX16", "ushort", "max($x, $z) + $y", F::Feistel,
+         "max returns one of its inputs, so a chain of it alone settles on its seeds' largest; " +
+             std::string(kFeistelAdd)},
+        {"IMIN16", "ushort", "min($x, $z) + $y", F::Feistel,
+         "min returns one of its inputs, so a chain of it alone settles on its seeds' smallest; " +
+             std::string(kFeistelAdd)},
+        {"ICMPSEL16", "ushort", "($x < $z ? $x : $l) + $y", F::Feistel,
+         "a select returns one of its inputs, so a chain of it alone settles; " +
+             std::string(kFeistelAdd)},
+        {"ICMPSEL32", "uint", "($x < $z ? $x : $l) + $y", F::Feistel,
+         "a select returns one of its inputs, so a chain of it alone settles; " +
+             std::string(kFeistelAdd)},
 
         // --- simd_instructions.csv -----------------------------------------------
-        {"BALLOT", "uint", "uint(simd_vote::vote_t(simd_ballot(bool($x)))) ^ $l", F::Direct,
-         kUniform},
-        {"ICMP_BALLOT", "uint", "uint(simd_vote::vote_t(simd_ballot($x < $y)))"},
-        {"FCMP_BALLOT", "float", "as_type<float>(uint(simd_vote::vote_t(simd_ballot($x < $y))))"},
+        {"BALLOT", "uint", "uint(simd_vote::vote_t(simd_ballot(bool($x)))) + $y", F::Feistel,
+         "the vote is the same for every lane and, alone, the same every step; " +
+             std::string(kFeistelAdd)},
+        {"ICMP_BALLOT", "uint", "uint(simd_vote::vote_t(simd_ballot($x < $y))) + $y", F::Feistel,
+         "the vote (newest below oldest, lane by lane) is the same for every lane; " +
+             std::string(kFeistelAdd) + "; against a constant it would soon be 0 every step"},
+        {"FCMP_BALLOT", "float",
+         "as_type<float>(uint(simd_vote::vote_t(simd_ballot($x < $y))) & 0x007fffffu | "
+         "0x3f800000u)",
+         F::Direct,
+         "the vote's low 23 bits become the mantissa of a value in [1, 2) (two bitwise operations "
+         "more): the vote's bits as a float would be NaN or a denormal"},
         {"BROADCAST32", "uint", "simd_broadcast($x, ushort(1)) + $l", F::Direct, kUniform},
-        {"SHUFFLE_ROTATE32", "uint", "simd_shuffle_rotate_down($x, ushort(1))"},
-        {"SHUFFLE_NOROTATE32", "uint", "simd_shuffle_down($x, ushort(1))"},
+        {"SHUFFLE_ROTATE32", "uint", "simd_shuffle_rotate_down($x, ushort(1)) + $y", F::Feistel,
+         "a rotation of the lanes alone repeats every 32 steps; " + std::string(kFeistelAdd)},
+        {"SHUFFLE_NOROTATE32", "uint", "simd_shuffle_down($x, ushort(1)) + $y", F::Feistel,
+         "shifting the lanes alone fills the simd with the last lane's value; " +
+             std::string(kFeistelAdd)},
         {"MATMUL<8x8xF16>", "simdgroup_half8x8", "simdgroup_multiply_accumulate($x, $x, $y, $z)",
          F::Statement},
         {"MATMUL<8x8xF32>", "simdgroup_float8x8", "simdgroup_multiply_accumulate($x, $x, $y, $z)",
          F::Statement},
-        {"SUM<F16>", "half", "simd_sum($x) + $l", F::Direct, kUniform},
-        {"SUM<F32>", "float", "simd_sum($x) + $l", F::Direct, kUniform},
-        {"SUM<I16>", "ushort", "simd_sum($x) + $l", F::Direct, kUniform},
-        {"SUM<I32>", "uint", "simd_sum($x) + $l", F::Direct, kUniform},
-        {"PRODUCT<F16>", "half", "simd_product($x) + $l", F::Direct, kUniform},
-        {"PRODUCT<F32>", "float", "simd_product($x) + $l", F::Direct, kUniform},
-        {"PRODUCT<I16>", "ushort", "simd_product($x) + $l", F::Direct, kUniform},
-        {"PRODUCT<I32>", "uint", "simd_product($x) + $l", F::Direct, kUniform},
-        {"BITWISE_REDUCE16", "ushort", "simd_xor($x) ^ $l", F::Direct, kUniform},
-        {"BITWISE_REDUCE32", "uint", "simd_xor($x) ^ $l", F::Direct, kUniform},
-        {"PREFIX_ESUM<F32>", "float", "simd_prefix_exclusive_sum($x)"},
-        {"PREFIX_ISUM<F32>", "float", "simd_prefix_inclusive_sum($x)"},
-        {"PREFIX_ESUM<I32>", "uint", "simd_prefix_exclusive_sum($x)"},
+        {"SUM<F16>", "half", "fma(simd_sum($x), half(0.03125f), -$y)", F::Feistel, kSymplecticSum},
+        {"SUM<F32>", "float", "fma(simd_sum($x), 0.03125f, -$y)", F::Feistel, kSymplecticSum},
+        {"SUM<I16>", "ushort", "simd_sum($x) + $y", F::Feistel,
+         "the sum is the same for every lane; " + std::string(kFeistelAdd)},
+        {"SUM<I32>", "uint", "simd_sum($x) + $y", F::Feistel,
+         "the sum is the same for every lane; " + std::string(kFeistelAdd)},
+        {"PRODUCT<F16>", "half",
+         "as_type<half>(ushort(as_type<ushort>(simd_product($x)) & 0x00ffu | 0x3c00u))", F::Direct,
+         "the product's top mantissa bits are kept, as a value in [1, 1.25) (two bitwise "
+         "operations more): a product of 32 such values stays finite in half"},
+        {"PRODUCT<F32>", "float",
+         "as_type<float>(as_type<uint>(simd_product($x)) & 0x007fffffu | 0x3f800000u)", F::Direct,
+         kMantissa},
+        {"PRODUCT<I16>", "ushort", "simd_product($x) * $y", F::Feistel, kFeistelMul},
+        {"PRODUCT<I32>", "uint", "simd_product($x) * $y", F::Feistel, kFeistelMul},
+        {"BITWISE_REDUCE16", "ushort", "simd_xor($x) + $y", F::Feistel,
+         "the xor is the same for every lane; " + std::string(kFeistelAdd)},
+        {"BITWISE_REDUCE32", "uint", "simd_xor($x) + $y", F::Feistel,
+         "the xor is the same for every lane; " + std::string(kFeistelAdd)},
+        {"PREFIX_ESUM<F32>", "float",
+         "as_type<float>(as_type<uint>(simd_prefix_exclusive_sum($x)) & 0x007fffffu | 0x3f800000u) "
+         "- $y",
+         F::Feistel, kMantissaExclusive},
+        {"PREFIX_ISUM<F32>", "float",
+         "as_type<float>(as_type<uint>(simd_prefix_inclusive_sum($x)) & 0x007fffffu | "
+         "0x3f800000u)",
+         F::Direct, kMantissa},
+        {"PREFIX_ESUM<I32>", "uint", "simd_prefix_exclusive_sum($x) ^ $y", F::Feistel,
+         "an exclusive prefix sum alone empties the simd (lane 0 gets 0) in 32 steps; " +
+             std::string(kFeistelXor)},
         {"PREFIX_ISUM<I32>", "uint", "simd_prefix_inclusive_sum($x)"},
-        {"PREFIX_EPROD<F32>", "float", "simd_prefix_exclusive_product($x)"},
-        {"PREFIX_IPROD<F32>", "float", "simd_prefix_inclusive_product($x)"},
+        {"PREFIX_EPROD<F32>", "float",
+         "as_type<float>(as_type<uint>(simd_prefix_exclusive_product($x)) & 0x007fffffu | "
+         "0x3f800000u) - $y",
+         F::Feistel, kMantissaExclusive},
+        {"PREFIX_IPROD<F32>", "float",
+         "as_type<float>(as_type<uint>(simd_prefix_inclusive_product($x)) & 0x007fffffu | "
+         "0x3f800000u)",
+         F::Direct, kMantissa},
 
         // --- quad-scoped forms (Metal's quad_* functions) -------------------------
-        {"QUAD_BALLOT", "uint", "uint(quad_vote::vote_t(quad_ballot(bool($x)))) ^ $l", F::Direct,
-         kUniform},
-        {"QUAD_ICMP_BALLOT", "uint", "uint(quad_vote::vote_t(quad_ballot($x < $y)))"},
+        {"QUAD_BALLOT", "uint", "uint(quad_vote::vote_t(quad_ballot(bool($x)))) + $y", F::Feistel,
+         "the vote is the same for every lane of a quad and, alone, the same every step; " +
+             std::string(kFeistelAdd)},
+        {"QUAD_ICMP_BALLOT", "uint", "uint(quad_vote::vote_t(quad_ballot($x < $y))) + $y",
+         F::Feistel,
+         "the vote (newest below oldest, lane by lane) is the same for every lane of a quad; " +
+             std::string(kFeistelAdd) + "; against a constant it would soon be 0 every step"},
         {"QUAD_FCMP_BALLOT", "float",
-         "as_type<float>(uint(quad_vote::vote_t(quad_ballot($x < $y))))"},
+         "as_type<float>(uint(quad_vote::vote_t(quad_ballot($x < $y))) << 19 | 0x3f800000u)",
+         F::Direct,
+         "the vote's four bits become the top mantissa bits of a value in [1, 2) (two bitwise "
+         "operations more): the vote's bits as a float would be a denormal"},
         {"QUAD_BROADCAST32", "uint", "quad_broadcast($x, ushort(1)) + $l", F::Direct, kUniform},
-        {"QUAD_SHUFFLE_ROTATE32", "uint", "quad_shuffle_rotate_down($x, ushort(1))"},
-        {"QUAD_SHUFFLE_NOROTATE32", "uint", "quad_shuffle_down($x, ushort(1))"},
-        {"QUAD_SHUFFLE_DOWNUP32", "uint", "quad_shuffle_up($x, ushort(1))", F::Direct,
-         "quad_shuffle_up (its down form is QUAD_SHUFFLE_NOROTATE32's), one shuffle per step as "
-         "measured"},
+        {"QUAD_SHUFFLE_ROTATE32", "uint", "quad_shuffle_rotate_down($x, ushort(1)) + $y",
+         F::Feistel,
+         "a rotation of a quad's lanes alone repeats every 4 steps; " + std::string(kFeistelAdd)},
+        {"QUAD_SHUFFLE_NOROTATE32", "uint", "quad_shuffle_down($x, ushort(1)) + $y", F::Feistel,
+         "shifting a quad's lanes alone fills it with its last lane's value; " +
+             std::string(kFeistelAdd)},
+        {"QUAD_SHUFFLE_DOWNUP32", "uint", "quad_shuffle_up($x, ushort(1)) + $y", F::Feistel,
+         "quad_shuffle_up (its down form is QUAD_SHUFFLE_NOROTATE32's); shifting a quad's lanes "
+         "alone fills it with its first lane's value; " +
+             std::string(kFeistelAdd)},
         {"QUAD_SHUFFLE_RANDOM_SAME32", "uint", "quad_shuffle($x, ushort($u & 3u)) + $l", F::Direct,
          "every lane reads the one lane of its quad a run-time uniform value names; the result is "
          "uniform in the quad, so the lane is mixed in"},
-        {"QUAD_SHUFFLE_RANDOM_DIFF32", "uint", "quad_shuffle($x, ushort($y & 3u))", F::Direct,
-         "each lane reads a lane of its quad of its own, unknown at compile time"},
-        {"QUAD_SUM<F16>", "half", "quad_sum($x) + $l", F::Direct, kUniform},
-        {"QUAD_SUM<F32>", "float", "quad_sum($x) + $l", F::Direct, kUniform},
-        {"QUAD_SUM<I16>", "ushort", "quad_sum($x) + $l", F::Direct, kUniform},
-        {"QUAD_SUM<I32>", "uint", "quad_sum($x) + $l", F::Direct, kUniform},
-        {"QUAD_PRODUCT<F16>", "half", "quad_product($x) + $l", F::Direct, kUniform},
-        {"QUAD_PRODUCT<F32>", "float", "quad_product($x) + $l", F::Direct, kUniform},
-        {"QUAD_PRODUCT<I16>", "ushort", "quad_product($x) + $l", F::Direct, kUniform},
-        {"QUAD_PRODUCT<I32>", "uint", "quad_product($x) + $l", F::Direct, kUniform},
-        {"QUAD_BITWISE_REDUCE16", "ushort", "quad_xor($x) ^ $l", F::Direct, kUniform},
-        {"QUAD_BITWISE_REDUCE32", "uint", "quad_xor($x) ^ $l", F::Direct, kUniform},
-        {"QUAD_PREFIX_ESUM<F32>", "float", "quad_prefix_exclusive_sum($x)"},
-        {"QUAD_PREFIX_ISUM<F32>", "float", "quad_prefix_inclusive_sum($x)"},
-        {"QUAD_PREFIX_ESUM<I32>", "uint", "quad_prefix_exclusive_sum($x)"},
+        {"QUAD_SHUFFLE_RANDOM_DIFF32", "uint", "quad_shuffle($x, ushort($z & 3u)) + $y", F::Feistel,
+         "each lane reads a lane of its quad of its own, unknown at compile time; a fixed "
+         "permutation of a quad's lanes alone repeats within 4 steps: " +
+             std::string(kFeistelAdd)},
+        {"QUAD_SUM<F16>", "half", "fma(quad_sum($x), half(0.25f), -$y)", F::Feistel,
+         kSymplecticSum},
+        {"QUAD_SUM<F32>", "float", "fma(quad_sum($x), 0.25f, -$y)", F::Feistel, kSymplecticSum},
+        {"QUAD_SUM<I16>", "ushort", "quad_sum($x) + $y", F::Feistel,
+         "the sum is the same for every lane of a quad; " + std::string(kFeistelAdd)},
+        {"QUAD_SUM<I32>", "uint", "quad_sum($x) + $y", F::Feistel,
+         "the sum is the same for every lane of a quad; " + std::string(kFeistelAdd)},
+        {"QUAD_PRODUCT<F16>", "half",
+         "as_type<half>(ushort(as_type<ushort>(quad_product($x)) & 0x03ffu | 0x3c00u))", F::Direct,
+         kMantissa},
+        {"QUAD_PRODUCT<F32>", "float",
+         "as_type<float>(as_type<uint>(quad_product($x)) & 0x007fffffu | 0x3f800000u)", F::Direct,
+         kMantissa},
+        {"QUAD_PRODUCT<I16>", "ushort", "quad_product($x) * $y", F::Feistel, kFeistelMul},
+        {"QUAD_PRODUCT<I32>", "uint", "quad_product($x) * $y", F::Feistel, kFeistelMul},
+        {"QUAD_BITWISE_REDUCE16", "ushort", "quad_xor($x) + $y", F::Feistel,
+         "the xor is the same for every lane of a quad; " + std::string(kFeistelAdd)},
+        {"QUAD_BITWISE_REDUCE32", "uint", "quad_xor($x) + $y", F::Feistel,
+         "the xor is the same for every lane of a quad; " + std::string(kFeistelAdd)},
+        {"QUAD_PREFIX_ESUM<F32>", "float",
+         "as_type<float>(as_type<uint>(quad_prefix_exclusive_sum($x)) & 0x007fffffu | 0x3f800000u) "
+         "- $y",
+         F::Feistel, kMantissaExclusive},
+        {"QUAD_PREFIX_ISUM<F32>", "float",
+         "as_type<float>(as_type<uint>(quad_prefix_inclusive_sum($x)) & 0x007fffffu | "
+         "0x3f800000u)",
+         F::Direct, kMantissa},
+        {"QUAD_PREFIX_ESUM<I32>", "uint", "quad_prefix_exclusive_sum($x) + $y", F::Feistel,
+         "an exclusive prefix sum alone empties the quad (its first lane gets 0) in 4 steps; " +
+             std::string(kFeistelAdd)},
         {"QUAD_PREFIX_ISUM<I32>", "uint", "quad_prefix_inclusive_sum($x)"},
-        {"QUAD_PREFIX_EPROD<F32>", "float", "quad_prefix_exclusive_product($x)"},
-        {"QUAD_PREFIX_IPROD<F32>", "float", "quad_prefix_inclusive_product($x)"},
+        {"QUAD_PREFIX_EPROD<F32>", "float",
+         "as_type<float>(as_type<uint>(quad_prefix_exclusive_product($x)) & 0x007fffffu | "
+         "0x3f800000u) - $y",
+         F::Feistel, kMantissaExclusive},
+        {"QUAD_PREFIX_IPROD<F32>", "float",
+         "as_type<float>(as_type<uint>(quad_prefix_inclusive_product($x)) & 0x007fffffu | "
+         "0x3f800000u)",
+         F::Direct, kMantissa},
 
         // --- float_sequences.csv -------------------------------------------------
         {"DIV16", "half", "$x / $y"},
         {"DIV32", "float", "fast::divide($x, $y)"},
-        {"FRACT32", "float", "fast::fract($x)"},
-        {"SIN16", "half", "sin($x)"},
-        {"SIN32", "float", "fast::sin($x)"},
-        {"COS32", "float", "fast::cos($x)"},
-        {"SINPI16", "half", "sinpi($x)"},
-        {"SINPI32", "float", "fast::sinpi($x)"},
-        {"SQRT16", "half", "sqrt($x)"},
-        {"SQRT32", "float", "fast::sqrt($x)"},
-        {"EXPE_32", "float", "fast::exp($x)"},
-        {"EXP10_32", "float", "fast::exp10($x)"},
-        {"LOGE_32", "float", "fast::log($x)"},
-        {"LOG10_32", "float", "fast::log10($x)"},
-        {"FMEDIAN16", "half", "median3($x, $y, $z)", F::RotatingLattice},
-        {"FMEDIAN32", "float", "median3($x, $y, $z)", F::RotatingLattice},
-        {"CONVERT(F->I64)", "float", "as_type<float2>(long($x)).y", F::Direct,
-         "the 64-bit integer's high word is the next input, so the whole conversion is kept"},
+        {"FRACT32", "float", "fast::fract($x + 0.618034f)", F::Direct,
+         "fract of a value in [0, 1) is that value: an FADD of the golden ratio's fraction "
+         "precedes each (one FADD more), a rotation by an irrational step that does not repeat "
+         "within the repetitions"},
+        {"SIN16", "half", "sin($x) - $y", F::Feistel, kSymplectic, kNearZeroHalf},
+        {"SIN32", "float", "fast::sin($x) - $y", F::Feistel, kSymplectic, kNearZero},
+        {"COS32", "float", "fast::cos($x) - $y", F::Feistel, kSymplectic,
+         "0.45f + float($s) * 0.00390625f"},
+        {"SINPI16", "half", "sinpi($x) - $y", F::Feistel, kSymplectic, kNearHalfHalf},
+        {"SINPI32", "float", "fast::sinpi($x) - $y", F::Feistel, kSymplectic, kNearHalf},
+        {"SQRT16", "half", "sqrt($x) - $y", F::Feistel, kSymplectic, kNearQuarterHalf},
+        {"SQRT32", "float", "fast::sqrt($x) - $y", F::Feistel, kSymplectic, kNearQuarter},
+        {"EXPE_32", "float", "fast::exp(-$x) - $y", F::Feistel,
+         "x' = exp(-x) - y (the negation rides on the multiply exp() starts with; the "
+         "subtraction is one FADD more) keeps area: the pair circles the fixed point 0.352 its "
+         "seeds start near, and neither settles nor grows",
+         "0.35f + float($s) * 0.00390625f"},
+        {"EXP10_32", "float", "fast::exp10(-$x) - $y", F::Feistel,
+         "x' = exp10(-x) - y (the negation rides on the multiply exp10() starts with; the "
+         "subtraction is one FADD more) keeps area: the pair circles the fixed point 0.27 its "
+         "seeds start near, and neither settles nor grows",
+         "0.27f + float($s) * 0.0009765625f"},
+        {"LOGE_32", "float", "fma(fast::log($x), 5.7707802f, -$y)", F::Feistel,
+         "x' = 5.77 log(x) - y (8 / log(4): the scale and subtraction are one FFMA more) keeps "
+         "area: the pair circles the fixed point 4 its seeds start near, and neither settles nor "
+         "leaves the positive numbers",
+         kNearFour},
+        {"LOG10_32", "float", "fma(fast::log10($x), 13.287712f, -$y)", F::Feistel,
+         "x' = 13.29 log10(x) - y (8 / log10(4): the scale and subtraction are one FFMA more) "
+         "keeps area: the pair circles the fixed point 4 its seeds start near, and neither "
+         "settles nor leaves the positive numbers",
+         kNearFour},
+        {"FMEDIAN16", "half", "median3($x, $z, $l) - $y", F::Feistel,
+         "a median returns one of its inputs, so a chain of it alone settles: the older value is "
+         "subtracted (one FADD more)"},
+        {"FMEDIAN32", "float", "median3($x, $z, $l) - $y", F::Feistel,
+         "a median returns one of its inputs, so a chain of it alone settles: the older value is "
+         "subtracted (one FADD more)"},
+        {"CONVERT(F->I64)", "float", "as_type<float>(int(long($x) >> 32) + as_type<int>($y))",
+         F::Feistel,
+         "the 64-bit integer's high word (the seeds are about 2^32 times a small number) is added "
+         "to the bits of the older value (one IADD32 more), which moves it by that many units in "
+         "the last place: the whole conversion is kept, and the chain stays finite and changes",
+         "float($s) * 4294967296.0f"},
         {"ROUND_INF", "float", "round($x + $y)", F::Direct, kIdempotent},
         {"Precise RECIP32", "float", "precise::divide(1.0f, $x)"},
         {"Precise DIV32", "float", "precise::divide($x, $y)"},
-        {"Precise SQRT32", "float", "precise::sqrt($x)"},
-        {"Precise SIN32", "float", "precise::sin($x)"},
-        {"Precise SINPI32", "float", "precise::sinpi($x)"},
+        {"Precise SQRT32", "float", "precise::sqrt($x) - $y", F::Feistel, kSymplectic,
+         kNearQuarter},
+        {"Precise SIN32", "float", "precise::sin($x) - $y", F::Feistel, kSymplectic, kNearZero},
+        {"Precise SINPI32", "float", "precise::sinpi($x) - $y", F::Feistel, kSymplectic, kNearHalf},
 
         // --- int_sequences.csv ---------------------------------------------------
-        {"IMADHI16", "ushort", "madhi($x, $y, $z)"},
-        {"IMADHI32", "uint", "madhi($x, $y, $z)"},
+        {"IMADHI16", "ushort", "madhi($x, $z, $y)", F::Feistel,
+         "madhi adds the older value to the high product itself (mulhi(x, z) + y): no companion; "
+         "with a constant addend instead it settles on a fixed point"},
+        {"IMADHI32", "uint", "madhi($x, $z, $y)", F::Feistel,
+         "madhi adds the older value to the high product itself (mulhi(x, z) + y): no companion; "
+         "with a constant addend instead it settles on a fixed point"},
         {"BITREV16", "ushort", "reverse_bits($x) + $y", F::Direct,
          "reverse_bits is its own inverse: an IADD16 follows each"},
-        {"BITROTATE32", "uint", "rotate($x, $y)", F::Direct,
-         "rotation by an amount unknown at compile time"},
-        {"RHADD16", "ushort", "rhadd($x, $y)"},
-        {"RHADD32", "uint", "rhadd($x, $y)"},
-        {"CLZ32", "uint", "clz($x)"},
-        {"LSHIFT32", "uint", "$x << ($y & 31u)", F::Direct,
-         "a shift amount unknown at compile time, as measured"},
-        {"RSHIFT32", "uint", "$x >> ($y & 31u)", F::Direct,
-         "a shift amount unknown at compile time, as measured"},
-        {"ABSDIFF32", "uint", "absdiff($x, $y)"},
+        {"BITROTATE32", "uint", "rotate($x, $z) + $y", F::Feistel,
+         "rotation by an amount unknown at compile time; rotations alone repeat within 32 steps: " +
+             std::string(kFeistelAdd)},
+        {"RHADD16", "ushort", "rhadd($x, $z) ^ $y", F::Feistel,
+         "averaging alone settles on the other operand; " + std::string(kFeistelXor)},
+        {"RHADD32", "uint", "rhadd($x, $z) ^ $y", F::Feistel,
+         "averaging alone settles on the other operand; " + std::string(kFeistelXor)},
+        {"CLZ32", "uint", "clz($x) + $y", F::Feistel,
+         "clz alone settles within a few steps; " + std::string(kFeistelAdd) +
+             " (small odd seeds, so the values keep leading zeros)",
+         kSmallOdd},
+        {"LSHIFT32", "uint", "($x << ($z & 31u)) + $y", F::Feistel,
+         "a shift amount unknown at compile time, as measured; shifts alone empty the value; " +
+             std::string(kFeistelAdd)},
+        {"RSHIFT32", "uint", "($x >> ($z & 31u)) + $y", F::Feistel,
+         "a shift amount unknown at compile time, as measured; shifts alone empty the value; " +
+             std::string(kFeistelAdd)},
+        {"ABSDIFF32", "uint", "absdiff($x, $z) + $y", F::Feistel,
+         "absdiff alone alternates between two values; " + std::string(kFeistelAdd)},
         {"IADD(32+32=64)", "ulong", "ulong(uint($x) + uint($x >> 32)) + ulong(uint($y))",
          F::Rotating,
          "the carry (high word) is added back into the next input so it is not dead: one IADD32 "
@@ -189,18 +406,26 @@ std::vector<MslOp> build() {
         {"IADD(64+32=64)", "ulong", "$x + ulong(uint($y))", F::Rotating},
         {"IADD64", "ulong", "$x + $y", F::Rotating},
         {"IADD(64+64=64)", "ulong", "$x + $y", F::Rotating},
-        {"IMUL(64x64=64)", "ulong", "$x * $y", F::Rotating},
-        {"IMAD((32x32=32)+64)", "ulong", "$x + ulong(uint($x) * uint($y))"},
-        {"IMAD((32x32=64)+64)", "ulong", "$x + ulong(uint($x)) * ulong(uint($y))"},
+        {"IMUL(64x64=64)", "ulong", "$x * $y", F::Rotating,
+         "the seeds are odd, so the products stay odd and never reach 0"},
+        {"IMAD((32x32=32)+64)", "ulong", "$y + ulong(uint($x) * uint($z))", F::Feistel,
+         "the older value is the addend: with the chain's own value there, the product's factor "
+         "(1 + z) is even and the low word reaches 0 within 32 steps"},
+        {"IMAD((32x32=64)+64)", "ulong", "$y + ulong(uint($x)) * ulong(uint($z))", F::Feistel,
+         "the older value is the addend: with the chain's own value there, the product's factor "
+         "(1 + z) is even and the low word reaches 0 within 32 steps"},
         {"IMAD((64x64=64)+64)", "ulong", "$x * $y + $z"},
-        {"IMULHI64", "ulong", "mulhi($x, $y)"},
+        {"IMULHI64", "ulong", "mulhi($x, $z) ^ $y", F::Feistel,
+         "mulhi alone only shrinks (to 0); " + std::string(kFeistelXor)},
 
         // --- simd_sequences.csv --------------------------------------------------
         {"SHUFFLE_RANDOM_SAME32", "uint", "simd_shuffle($x, ushort($u & 31u)) + $l", F::Direct,
          "every lane reads the one lane a run-time uniform value names; the result is uniform, so "
          "the lane is mixed in"},
-        {"SHUFFLE_RANDOM_DIFF32", "uint", "simd_shuffle($x, ushort($y & 31u))", F::Direct,
-         "each lane reads a lane of its own, unknown at compile time"},
+        {"SHUFFLE_RANDOM_DIFF32", "uint", "simd_shuffle($x, ushort($z & 31u)) + $y", F::Feistel,
+         "each lane reads a lane of its own, unknown at compile time; a fixed permutation of the "
+         "lanes alone repeats within a few steps: " +
+             std::string(kFeistelAdd)},
     };
 }
 
@@ -245,7 +470,15 @@ const MslOp* find_with_width(std::string_view name, std::uint32_t bits) {
 }  // namespace
 
 std::uint32_t rotation_period(OpForm form) {
-    return form == OpForm::Rotating ? 2 : form == OpForm::RotatingLattice ? 3 : 1;
+    switch (form) {
+        case OpForm::Rotating:
+        case OpForm::Feistel:
+            return 2;
+        case OpForm::Lfsr:
+            return kLfsrTaps;
+        default:
+            return 1;
+    }
 }
 
 const std::vector<MslOp>& msl_ops() {

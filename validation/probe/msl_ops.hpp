@@ -31,10 +31,17 @@ enum class OpForm : std::uint8_t {
     // Fibonacci does: every operation still depends on the one before, and
     // nothing is invariant.
     Rotating,
-    // The same for operations that absorb (max, and, xor, select): with two
-    // values max(max(a,b),a) = max(a,b) still folds, so the chain keeps three
-    // and $y is the value three operations back.
-    RotatingLattice,
+    // The operation alone would settle (a fixed point, a short cycle, a value
+    // that only shrinks or saturates): the chain keeps two live values and
+    // combines the operation's result on the newest ($x) with the oldest ($y)
+    // by one more instruction (the note names it), a Feistel step: the pair
+    // of values goes through a permutation every step, so it cannot settle.
+    Feistel,
+    // XOR: $x the newest value, $y the value 15 operations back, the
+    // recurrence of the primitive trinomial t^15 + t + 1, whose values repeat
+    // only after 32767 steps. Any bitwise chain over fewer values repeats
+    // within the repetitions (over three, every 7 steps).
+    Lfsr,
     // The whole statement (the operation writes through an argument): $x is
     // both its destination and its first source.
     Statement,
@@ -46,8 +53,13 @@ struct MslOp {
     std::string_view expr;
     OpForm form = OpForm::Direct;
     // Why the expression is more than the operation (a companion instruction
-    // that keeps the chain from folding); printed in the kernel's header.
-    std::string_view note = {};
+    // that keeps the chain from settling or folding), or why its values stay
+    // in range; printed in the kernel's header.
+    std::string note = {};
+    // The chain's initial values, over $s (the lane's seed plus a constant):
+    // where the chain's arithmetic needs them near a point (an elliptic fixed
+    // point, a small range). Empty: the type's default (kernel_generator.cpp).
+    std::string_view seed = {};
 };
 
 // The entry for a resolved name; nullptr if there is none.
@@ -55,6 +67,8 @@ const MslOp* find_msl_op(std::string_view name);
 // Every entry (for `list` and the tests).
 const std::vector<MslOp>& msl_ops();
 
+// The live values of an Lfsr chain: x_n = x_{n-1} ^ x_{n-15}.
+constexpr std::uint32_t kLfsrTaps = 15;
 // Live values per chain of a rotating form (1 for the others).
 std::uint32_t rotation_period(OpForm form);
 

@@ -1,6 +1,7 @@
 #include "validation/probe/probe_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,19 +17,20 @@ namespace agx::probe {
 
 using validation::BenchmarkDefinition;
 using validation::Measurement;
+using validation::MeasurementFile;
 
 namespace {
 
-// Warm-up stops once two runs in a row agree this closely (the clock is up).
-constexpr double kSettled = 0.02;
+constexpr double kSettled = 0.02;      // a kernel's warm-up: two runs in a row this close
+constexpr double kRateSettled = 0.01;  // the device warm-up: two batches' rates this close
+constexpr unsigned kSchedulers = 4;    // per core
+constexpr std::size_t kCrossChecks = 8;
 
-// One kernel of a benchmark (N, or 2N for the steady method) and its times.
-struct KernelRun {
-    Kernel kernel;
-    PipelineInfo pipeline;
-    std::vector<double> warmup, trials;  // seconds
-    std::string timing;                  // "counters", "command_buffer" or "mixed"
-};
+using WallClock = std::chrono::steady_clock;
+
+double seconds_since(WallClock::time_point t0) {
+    return std::chrono::duration<double>(WallClock::now() - t0).count();
+}
 
 std::string format(double v, int decimals = 3) {
     char buf[64];
@@ -36,76 +38,263 @@ std::string format(double v, int decimals = 3) {
     return buf;
 }
 
-nlohmann::json device_json(const RunContext& c) {
-    return {{"name", c.device.name},
-            {"chip", c.chip},
-            {"family", c.device.family},
-            {"cores", c.cores},
-            {"os", c.device.os},
-            {"backend", c.device.backend},
-            {"clock_ghz", c.clock_ghz},
-            {"clock_source", c.clock_source},
-            {"threadgroup_memory_per_core_assumed", c.device.threadgroup_memory_per_core},
-            {"stage_boundary_counters", c.device.stage_boundary_counters}};
+std::string percent(double fraction) {
+    return format(100 * fraction, 1) + "%";
 }
 
-double time_once(Backend& backend, KernelRun& run, const Dispatch& dispatch) {
-    const Elapsed e = elapsed(backend.run(run.pipeline, dispatch));
-    run.timing = run.timing.empty() || run.timing == e.source ? e.source : "mixed";
-    return e.seconds;
+// One kernel of a benchmark (N, or 2N for the steady method), compiled.
+struct Compiled {
+    Kernel kernel;
+    PipelineInfo pipeline;
+};
+
+// A benchmark ready to time, or why it cannot be.
+struct Prepared {
+    const SuiteEntry* entry = nullptr;
+    std::vector<Compiled> kernels;
+    std::optional<LaunchPlan> plan;
+    std::string error;
+    bool not_expressible = false;  // the generator refused: Metal cannot express it
+};
+
+nlohmann::json pipeline_json(const PipelineInfo& p) {
+    nlohmann::json j = {
+        {"max_total_threads_per_threadgroup", p.max_threads_per_threadgroup},
+        {"thread_execution_width", p.thread_execution_width},
+        {"registers", p.registers ? nlohmann::json(*p.registers) : nlohmann::json(nullptr)}};
+    if (!p.archive.empty()) j["binary_archive"] = p.archive;
+    if (!p.archive_error.empty()) j["binary_archive_error"] = p.archive_error;
+    return j;
 }
 
-class BenchmarkMeasurer {
+nlohmann::json launch_json(const LaunchPlan& plan) {
+    return {{"threadgroups", plan.threadgroups},
+            {"threads_per_threadgroup", plan.threads_per_threadgroup},
+            {"active_simds", plan.active_simds},
+            {"threadgroups_per_core", plan.groups_per_core},
+            {"threadgroup_memory_bytes", plan.threadgroup_memory_bytes},
+            {"waves", plan.waves},
+            {"simd_work_per_core", plan.simd_work_per_core()}};
+}
+
+// Steps 1 to 6 of a run, shared with `check`.
+class Session {
   public:
-    BenchmarkMeasurer(Backend& backend, const RunContext& ctx, const RunOptions& options)
-        : backend_(backend), ctx_(ctx), options_(options) {}
+    Session(Backend& backend, const RunOptions& options)
+        : backend_(backend), options_(options), ctx_(resolve_context(backend.device(), options)) {
+        clock_entry_.id = clock_definition().name;
+        clock_entry_.kind = validation::FigureKind::Throughput;
+        clock_entry_.def = clock_definition();
+    }
 
-    Measurement measure(const SuiteEntry& entry) {
+    const RunContext& context() const { return ctx_; }
+    bool clock_ok() const { return clock_ok_; }
+    const nlohmann::json& timing() const { return timing_; }
+
+    void log(const std::string& line) const {
+        if (options_.log) *options_.log << line << "\n";
+    }
+
+    nlohmann::json device_json() const {
+        const DeviceInfo& d = ctx_.device;
+        return {{"name", d.name},
+                {"chip", ctx_.chip},
+                {"family", d.family},
+                {"cores", ctx_.cores},
+                {"os", d.os},
+                {"backend", d.backend},
+                {"found_by", d.device_source},
+                {"compile_options", d.compile_options},
+                {"clock_ghz", ctx_.clock_ghz},
+                {"clock_source", ctx_.clock_source},
+                {"table_clock_ghz", ctx_.table_clock_ghz ? nlohmann::json(*ctx_.table_clock_ghz)
+                                                         : nlohmann::json(nullptr)},
+                {"threadgroup_memory_per_core_assumed", d.threadgroup_memory_per_core},
+                {"counters_sampled", d.stage_boundary_counters},
+                {"counters_note", d.counters_note},
+                // Used: sampled, and the samples held timestamps.
+                {"stage_boundary_counters", source_ == TimingSource::Counters}};
+    }
+
+    // Step 1 for one benchmark: its kernels generated and compiled, its launch planned.
+    Prepared prepare(const SuiteEntry& entry) {
+        Prepared p;
+        p.entry = &entry;
+        const BenchmarkDefinition& def = entry.def;
+        try {
+            p.kernels.push_back({generate_kernel(def, def.repetitions), {}});
+            if (def.method == BenchmarkDefinition::Method::Steady)
+                p.kernels.push_back({generate_kernel(def, 2 * def.repetitions), {}});
+        } catch (const GeneratorError& e) {
+            p.kernels.clear();
+            p.error = std::string("cannot generate the kernel: ") + e.what();
+            p.not_expressible = true;
+            return p;
+        }
+        try {
+            std::uint32_t max_threads = 1024;
+            for (auto& k : p.kernels) {
+                k.pipeline = backend_.compile(k.kernel, options_.archive_dir);
+                max_threads = std::min(max_threads, k.pipeline.max_threads_per_threadgroup);
+            }
+            // Both runs of the steady method launch alike, so only the repetitions differ.
+            p.plan = plan_for(def, max_threads);
+        } catch (const BackendError& e) {
+            p.error = e.what();
+        } catch (const std::invalid_argument& e) {
+            p.error = e.what();
+        }
+        return p;
+    }
+
+    Prepared prepare_clock() { return prepare(clock_entry_); }
+
+    // Step 2: the clock kernel back to back, `in_flight` command buffers at a
+    // time, until two batches in a row run at the same rate (GPU seconds per
+    // dispatch) and at least warmup_seconds of GPU time have passed.
+    nlohmann::json warm_up(const Prepared& clock) {
+        nlohmann::json j = {{"kernel", clock_entry_.id}, {"in_flight", options_.in_flight}};
+        if (!clock.error.empty()) {
+            j["error"] = "the clock kernel: " + clock.error;
+            log("[warm-up] not done: " + j["error"].get<std::string>());
+            return j;
+        }
+        const Compiled& k = clock.kernels.front();
+        const Dispatch d = dispatch_of(*clock.plan, k.kernel);
+        const unsigned n = std::max(1u, options_.in_flight);
+        std::vector<double> rates;
+        double total = 0;
+        std::size_t dispatches = 0;
+        bool settled = false;
+        try {
+            while (total < options_.warmup_max_seconds && !settled) {
+                const auto times = backend_.run_batch(k.pipeline, d, n, n);
+                double sum = 0;
+                for (const auto& t : times) sum += command_buffer_seconds(t);
+                total += sum;
+                dispatches += times.size();
+                rates.push_back(sum / static_cast<double>(times.size()));
+                const std::size_t r = rates.size();
+                settled = total >= options_.warmup_seconds && r >= 2 &&
+                          std::abs(rates[r - 1] - rates[r - 2]) <= kRateSettled * rates[r - 2];
+            }
+        } catch (const BackendError& e) {
+            j["error"] = e.what();
+        }
+        j["dispatches"] = dispatches;
+        j["gpu_seconds"] = total;
+        j["settled"] = settled;
+        j["seconds_per_dispatch_by_batch"] = rates;
+        if (!rates.empty()) {
+            j["first_seconds"] = rates.front();
+            j["last_seconds"] = rates.back();
+        }
+        if (j.contains("error"))
+            log("[warm-up] failed after " + std::to_string(dispatches) +
+                " dispatches: " + j["error"].get<std::string>());
+        else
+            log("[warm-up] " + format(total, 2) + " s of GPU time in " +
+                std::to_string(dispatches) + " dispatches (" + std::to_string(n) + " in flight): " +
+                (settled ? "settled at " + format(rates.back() * 1e3, 2) + " ms per dispatch"
+                         : "NOT settled after " + format(options_.warmup_max_seconds, 1) +
+                               " s, last " + format(rates.back() * 1e3, 2) + " ms per dispatch") +
+                " (first " + format(rates.front() * 1e3, 2) + " ms)");
+        return j;
+    }
+
+    // Steps 3 and 4: trials of the clock kernel at N and 2N, interleaved. The
+    // first check chooses the run's timing source from its dispatches.
+    ClockCheck check_clock(const Prepared& clock, const char* when) {
+        ClockCheck c;
+        c.json = {{"kernel", clock_entry_.id}, {"tolerance", options_.clock_tolerance}};
+        if (!clock.error.empty()) {
+            c.error = "the clock kernel: " + clock.error;
+        } else {
+            try {
+                measure_clock(clock, c);
+            } catch (const BackendError& e) {
+                c.error = e.what();
+            } catch (const std::exception& e) {
+                c.error = std::string("internal error: ") + e.what();
+            }
+        }
+        if (!c.error.empty()) {
+            c.json["error"] = c.error;
+            c.message = "the clock could not be checked: " + c.error;
+        }
+        c.json["ok"] = c.ok;
+        c.json["message"] = c.message;
+        log(std::string("[clock") + when + "] " + c.message);
+        return c;
+    }
+
+    // Uses a check's measured clock where the context has none (a chip the
+    // table does not know), and remembers whether the figures can be trusted.
+    void adopt(const ClockCheck& c) {
+        clock_ok_ = c.ok;
+        if (ctx_.clock_ghz > 0) return;
+        if (c.measured && c.measured_clock_ghz > 0) {
+            ctx_.clock_ghz = c.measured_clock_ghz;
+            ctx_.clock_source = "measured";
+            clock_ok_ = true;
+        } else {
+            no_clock_ = "no clock for chip '" + ctx_.chip +
+                        "': it is not in the chip table, --clock-ghz was not given, and the clock "
+                        "kernel could not be measured (" +
+                        (c.error.empty() ? std::string("no result") : c.error) + ")";
+        }
+    }
+
+    // Step 5 for one benchmark. A failure costs this benchmark only.
+    Measurement measure(const Prepared& p) {
+        const SuiteEntry& entry = *p.entry;
         Measurement m;
         m.id = entry.id + "/" + ctx_.chip;
         m.chip = ctx_.chip;
         m.clock_ghz = ctx_.clock_ghz;
         m.kind = entry.kind;
         m.benchmark = entry.def;
-        m.probe["device"] = device_json(ctx_);
+        m.probe["device"] = device_json();
+        if (!p.kernels.empty()) {
+            nlohmann::json kernels = nlohmann::json::array();
+            for (const auto& k : p.kernels)
+                kernels.push_back({{"repetitions", k.kernel.repetitions},
+                                   {"pipeline", pipeline_json(k.pipeline)}});
+            m.probe["kernels"] = kernels;
+        }
+        if (!p.error.empty()) {
+            not_measured(m, p.error);
+            return m;
+        }
+        if (ctx_.clock_ghz <= 0) {
+            not_measured(m, no_clock_);
+            return m;
+        }
         try {
-            measure_into(entry.def, m);
-        } catch (const GeneratorError& e) {
-            not_measured(m, std::string("cannot generate the kernel: ") + e.what());
+            measure_into(p, m);
         } catch (const BackendError& e) {
             not_measured(m, e.what());
         } catch (const std::invalid_argument& e) {
             not_measured(m, e.what());
+        } catch (const std::exception& e) {
+            not_measured(m, std::string("internal error: ") + e.what());
         }
         return m;
     }
 
-    // Keeps the GPU busy with the first kernel that compiles until it has
-    // run `warmup_seconds`: an idle GPU starts at a low clock and ramps up.
-    nlohmann::json warm_device(const std::vector<SuiteEntry>& entries) {
-        for (const auto& e : entries) {
-            try {
-                KernelRun r{generate_kernel(e.def, e.def.repetitions), {}, {}, {}, {}};
-                r.pipeline = backend_.compile(r.kernel, "");
-                const LaunchPlan plan = plan_for(e.def, r.pipeline.max_threads_per_threadgroup);
-                double total = 0;
-                while (total < options_.warmup_seconds && r.warmup.size() < 100000) {
-                    r.warmup.push_back(time_once(backend_, r, dispatch_of(plan, r.kernel)));
-                    total += r.warmup.back();
-                }
-                return {{"benchmark", e.id},
-                        {"dispatches", r.warmup.size()},
-                        {"seconds", total},
-                        {"first_seconds", r.warmup.empty() ? 0.0 : r.warmup.front()},
-                        {"last_seconds", r.warmup.empty() ? 0.0 : r.warmup.back()}};
-            } catch (const GeneratorError&) {
-                continue;  // not measurable: try the next
-            } catch (const std::invalid_argument&) {
-                continue;
-            }
+    // One dispatch of each of the benchmark's kernels, its wall time: what
+    // `check` estimates a run's length from.
+    double time_once(const Prepared& p) {
+        double wall = 0;
+        for (const auto& k : p.kernels) {
+            const auto t0 = WallClock::now();
+            backend_.run(k.pipeline, dispatch_of(*p.plan, k.kernel));
+            wall += seconds_since(t0);
         }
-        return nullptr;
+        return wall;
     }
+
+    const std::vector<std::string>& fallbacks() const { return fallbacks_; }
 
   private:
     // The definition's launch on this device: its own waves when it names
@@ -115,7 +304,141 @@ class BenchmarkMeasurer {
                            def.waves > 1 ? def.waves : options_.waves, def.resident_threadgroups);
     }
 
-    void not_measured(Measurement& m, const std::string& why) {
+    // Chooses the run's timing source from the first dispatches that were
+    // timed, and cross-checks the two sources on a few of them.
+    void choose_timing(const std::vector<DispatchTiming>& sample, const std::string& from) {
+        if (source_) return;
+        std::string reason;
+        if (!ctx_.device.stage_boundary_counters) {
+            source_ = TimingSource::CommandBuffer;
+            reason = ctx_.device.counters_note.empty()
+                         ? "the device samples no stage-boundary counters"
+                         : ctx_.device.counters_note;
+        } else {
+            source_ = TimingSource::Counters;
+            reason =
+                "the stage-boundary counter samples held timestamps on every dispatch of " + from;
+            for (std::size_t i = 0; i < sample.size(); ++i)
+                if (const CounterTime c = counter_seconds(sample[i]); !c.seconds) {
+                    source_ = TimingSource::CommandBuffer;
+                    reason = "stage-boundary counters are sampled, but on dispatch " +
+                             std::to_string(i + 1) + " of " + from + ": " + c.problem;
+                    break;
+                }
+        }
+        nlohmann::json checks = nlohmann::json::array();
+        bool agree = true, compared = false;
+        for (std::size_t i = 0; i < sample.size() && i < kCrossChecks; ++i) {
+            const double cb = command_buffer_seconds(sample[i]);
+            const CounterTime c = counter_seconds(sample[i]);
+            nlohmann::json e = {{"command_buffer_seconds", cb}};
+            if (c.seconds) {
+                // The pass lies inside its command buffer, which adds at most
+                // a little (tens of microseconds) around it.
+                const bool ok =
+                    *c.seconds <= cb * 1.001 && cb - *c.seconds <= std::max(0.1 * cb, 1e-3);
+                e["counters_seconds"] = *c.seconds;
+                e["agree"] = ok;
+                agree = agree && ok;
+                compared = true;
+            } else {
+                e["counters"] = c.problem;
+            }
+            checks.push_back(e);
+        }
+        timing_ = {
+            {"source", timing_source_name(*source_)},
+            {"reason", reason},
+            {"chosen_on", from},
+            {"cross_check", checks},
+            {"cross_check_agrees", compared ? nlohmann::json(agree) : nlohmann::json(nullptr)}};
+        log(std::string("[timing] ") + timing_source_name(*source_) +
+            " for every dispatch: " + reason);
+        if (compared && !agree)
+            log("[timing] WARNING: counter and command buffer times disagree on the first "
+                "dispatches (see the file's probe.timing.cross_check)");
+    }
+
+    void measure_clock(const Prepared& clock, ClockCheck& c) {
+        const Compiled& n = clock.kernels.at(0);
+        const Compiled& n2 = clock.kernels.at(1);
+        const Dispatch dn = dispatch_of(*clock.plan, n.kernel);
+        const Dispatch d2 = dispatch_of(*clock.plan, n2.kernel);
+        std::vector<DispatchTiming> tn, t2, all;
+        for (unsigned t = 0; t < std::max(3u, options_.trials); ++t) {
+            tn.push_back(backend_.run(n.pipeline, dn));
+            t2.push_back(backend_.run(n2.pipeline, d2));
+            all.push_back(tn.back());
+            all.push_back(t2.back());
+        }
+        choose_timing(all, "the clock kernel");
+        const TimingSource source = source_for(all).first;
+        auto best = [&](const std::vector<DispatchTiming>& ts) {
+            double b = std::numeric_limits<double>::infinity();
+            for (const auto& t : ts) b = std::min(b, elapsed(t, source));
+            return b;
+        };
+        const double sn = best(tn), s2 = best(t2);
+        const double dt = s2 - sn;
+        const BenchmarkDefinition& def = clock_entry_.def;
+        const double simd_work = clock.plan->simd_work_per_core();
+        c.json["timing"] = timing_source_name(source);
+        c.json["best_seconds"] = {sn, s2};
+        c.json["repetitions"] = {n.kernel.repetitions, n2.kernel.repetitions};
+        c.json["launch"] = launch_json(*clock.plan);
+        if (dt <= 0) {
+            c.error = "the 2N run was not slower than the N run (" + format(sn * 1e3) + " and " +
+                      format(s2 * 1e3) + " ms)";
+            return;
+        }
+        // The 2N run's extra FADD32s, per scheduler, at one per cycle.
+        const double instructions =
+            static_cast<double>(n2.kernel.repetitions - n.kernel.repetitions) * def.ilp *
+            simd_work / kSchedulers;
+        c.measured = true;
+        c.measured_clock_ghz = instructions / dt / 1e9;
+        c.json["measured_clock_ghz"] = c.measured_clock_ghz;
+        c.json["assumed_clock_ghz"] = ctx_.clock_ghz;
+        c.json["assumed_clock_source"] = ctx_.clock_source;
+        if (ctx_.clock_ghz <= 0) {
+            c.ok = true;
+            c.message = "FADD32 at full occupancy puts the GPU at " + format(c.measured_clock_ghz) +
+                        " GHz (one FADD32 per scheduler per " + "cycle); chip '" + ctx_.chip +
+                        "' is not in the clock table, so the run computes cycles at this clock";
+            return;
+        }
+        Work work;
+        work.repetitions = n.kernel.repetitions;
+        work.bodies_per_repetition = def.bodies_per_repetition();
+        work.simds_per_core = simd_work;
+        work.schedulers = kSchedulers;
+        c.figure = steady_figure(cycles_from_seconds(sn, ctx_.clock_ghz),
+                                 cycles_from_seconds(s2, ctx_.clock_ghz), work);
+        c.json["figure_cycles"] = c.figure;
+        const double off = c.measured_clock_ghz / ctx_.clock_ghz - 1;
+        c.ok = std::abs(c.figure - 1) <= options_.clock_tolerance;
+        const std::string at = "FADD32 throughput " + format(c.figure) + " cycles at " +
+                               format(ctx_.clock_ghz) + " GHz (" + ctx_.clock_source +
+                               "): the GPU ran at " + format(c.measured_clock_ghz) + " GHz";
+        c.message =
+            c.ok ? at + ", within " + percent(options_.clock_tolerance) + " of 1 cycle"
+                 : "THE GPU IS NOT AT THE ASSUMED CLOCK: " + at + ", " + percent(std::abs(off)) +
+                       (off < 0 ? " below" : " above") + " the assumed clock (tolerance " +
+                       percent(options_.clock_tolerance) + "); its figures are marked approximate";
+    }
+
+    // The source a set of dispatches is timed by: the run's, unless it is the
+    // counters and one of them has none (then the command buffer, and why).
+    std::pair<TimingSource, std::string> source_for(const std::vector<DispatchTiming>& ts) const {
+        const TimingSource run = source_.value_or(TimingSource::CommandBuffer);
+        if (run == TimingSource::CommandBuffer) return {run, ""};
+        for (const auto& t : ts)
+            if (const CounterTime c = counter_seconds(t); !c.seconds)
+                return {TimingSource::CommandBuffer, c.problem};
+        return {run, ""};
+    }
+
+    void not_measured(Measurement& m, const std::string& why) const {
         m.value.reset();
         m.qualifier.clear();
         m.raw.clear();
@@ -123,101 +446,96 @@ class BenchmarkMeasurer {
         m.probe["not_measured"] = why;
     }
 
-    void measure_into(const BenchmarkDefinition& def, Measurement& m) {
+    // A kernel's warm-up runs (at least `warmup`, then until two agree) and
+    // its trials, interleaved with the other kernel's so a drift touches both.
+    void measure_into(const Prepared& p, Measurement& m) {
+        const BenchmarkDefinition& def = p.entry->def;
         const bool steady = def.method == BenchmarkDefinition::Method::Steady;
-        std::vector<KernelRun> runs;
-        runs.push_back({generate_kernel(def, def.repetitions), {}, {}, {}, {}});
-        if (steady) runs.push_back({generate_kernel(def, 2 * def.repetitions), {}, {}, {}, {}});
-        std::uint32_t max_threads = 1024;
-        for (auto& r : runs) {
-            r.pipeline = backend_.compile(r.kernel, options_.archive_dir);
-            max_threads = std::min(max_threads, r.pipeline.max_threads_per_threadgroup);
-        }
-        // Both runs of the steady method launch alike, so only the repetitions differ.
-        const LaunchPlan plan = plan_for(def, max_threads);
-
-        for (auto& r : runs) {
-            const Dispatch d = dispatch_of(plan, r.kernel);
+        std::vector<std::vector<DispatchTiming>> warm(p.kernels.size()), trials(p.kernels.size());
+        for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+            const Compiled& k = p.kernels[i];
+            const Dispatch d = dispatch_of(*p.plan, k.kernel);
+            auto& w = warm[i];
             const unsigned least = std::max(1u, options_.warmup);
-            for (unsigned i = 0; i < least; ++i) r.warmup.push_back(time_once(backend_, r, d));
-            // Then on until the clock has settled, up to four times as many.
-            while (r.warmup.size() < 4u * least) {
-                const std::size_t n = r.warmup.size();
-                if (n >= 2 &&
-                    std::abs(r.warmup[n - 1] - r.warmup[n - 2]) <= kSettled * r.warmup[n - 2])
-                    break;
-                r.warmup.push_back(time_once(backend_, r, d));
+            for (unsigned r = 0; r < least; ++r) w.push_back(backend_.run(k.pipeline, d));
+            while (w.size() < 4u * least) {
+                const std::size_t n = w.size();
+                if (n >= 2) {
+                    const double a = elapsed(w[n - 2]).seconds, b = elapsed(w[n - 1]).seconds;
+                    if (std::abs(b - a) <= kSettled * a) break;
+                }
+                w.push_back(backend_.run(k.pipeline, d));
             }
         }
-        // Trials interleave the kernels, so a drift in clock touches both alike.
         for (unsigned t = 0; t < std::max(1u, options_.trials); ++t)
-            for (auto& r : runs)
-                r.trials.push_back(time_once(backend_, r, dispatch_of(plan, r.kernel)));
+            for (std::size_t i = 0; i < p.kernels.size(); ++i)
+                trials[i].push_back(
+                    backend_.run(p.kernels[i].pipeline, dispatch_of(*p.plan, p.kernels[i].kernel)));
+
+        std::vector<DispatchTiming> every;
+        for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+            every.insert(every.end(), warm[i].begin(), warm[i].end());
+            every.insert(every.end(), trials[i].begin(), trials[i].end());
+        }
+        choose_timing(every, p.entry->id);
+        const auto [source, fallback] = source_for(every);
+        if (!fallback.empty()) {
+            m.probe["timing_fallback"] = "the run times by the counters, but " + fallback +
+                                         ": every dispatch of this benchmark is timed by its "
+                                         "command buffer";
+            fallbacks_.push_back(p.entry->id);
+        }
+        auto seconds = [&, source = source](const std::vector<DispatchTiming>& ts) {
+            std::vector<double> out;
+            for (const auto& t : ts) out.push_back(elapsed(t, source));
+            return out;
+        };
 
         Work work;
         work.repetitions = def.repetitions;
         work.bodies_per_repetition = def.bodies_per_repetition();
-        work.simds_per_core = plan.simd_work_per_core();
+        work.simds_per_core = p.plan->simd_work_per_core();
         auto cycles = [&](double s) { return cycles_from_seconds(s, ctx_.clock_ghz); };
+        std::vector<std::vector<double>> best_trials;
+        for (const auto& t : trials) best_trials.push_back(seconds(t));
         std::vector<double> per_trial;
         double value = 0;
         if (steady) {
-            for (std::size_t t = 0; t < runs[0].trials.size(); ++t)
+            for (std::size_t t = 0; t < best_trials[0].size(); ++t)
                 per_trial.push_back(
-                    steady_figure(cycles(runs[0].trials[t]), cycles(runs[1].trials[t]), work));
-            value = steady_figure(cycles(statistics(runs[0].trials).best),
-                                  cycles(statistics(runs[1].trials).best), work);
+                    steady_figure(cycles(best_trials[0][t]), cycles(best_trials[1][t]), work));
+            value = steady_figure(cycles(statistics(best_trials[0]).best),
+                                  cycles(statistics(best_trials[1]).best), work);
         } else {
-            for (double s : runs[0].trials)
+            for (double s : best_trials[0])
                 per_trial.push_back(figure_from_cycles(cycles(s), work));
-            value = figure_from_cycles(cycles(statistics(runs[0].trials).best), work);
+            value = figure_from_cycles(cycles(statistics(best_trials[0]).best), work);
         }
-
         double spread = std::numeric_limits<double>::infinity();
-        const bool positive =
-            std::all_of(per_trial.begin(), per_trial.end(), [](double f) { return f > 0; });
-        if (positive) spread = statistics(per_trial).spread;
-        record(m, runs, plan, value, per_trial, spread);
-    }
+        if (std::all_of(per_trial.begin(), per_trial.end(), [](double f) { return f > 0; }))
+            spread = statistics(per_trial).spread;
 
-    void record(Measurement& m, const std::vector<KernelRun>& runs, const LaunchPlan& plan,
-                double value, const std::vector<double>& per_trial, double spread) {
         nlohmann::json kernels = nlohmann::json::array();
-        std::string timing;
-        for (const auto& r : runs) {
-            const Statistics s = statistics(r.trials);
-            nlohmann::json pipeline = {
-                {"max_total_threads_per_threadgroup", r.pipeline.max_threads_per_threadgroup},
-                {"thread_execution_width", r.pipeline.thread_execution_width},
-                {"registers", r.pipeline.registers ? nlohmann::json(*r.pipeline.registers)
-                                                   : nlohmann::json(nullptr)}};
-            if (!r.pipeline.archive.empty()) pipeline["binary_archive"] = r.pipeline.archive;
-            kernels.push_back({{"repetitions", r.kernel.repetitions},
-                               {"unroll", r.kernel.unroll},
-                               {"loops", r.kernel.loops},
-                               {"tail", r.kernel.tail},
-                               {"pipeline", pipeline},
-                               {"warmup_seconds", r.warmup},
-                               {"trial_seconds", r.trials},
+        for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+            const Compiled& k = p.kernels[i];
+            const Statistics s = statistics(best_trials[i]);
+            kernels.push_back({{"repetitions", k.kernel.repetitions},
+                               {"unroll", k.kernel.unroll},
+                               {"loops", k.kernel.loops},
+                               {"tail", k.kernel.tail},
+                               {"pipeline", pipeline_json(k.pipeline)},
+                               {"warmup_seconds", seconds(warm[i])},
+                               {"trial_seconds", best_trials[i]},
                                {"best_seconds", s.best},
                                {"median_seconds", s.median},
                                {"spread", s.spread},
-                               {"timing", r.timing}});
-            timing = timing.empty() || timing == r.timing ? r.timing : "mixed";
+                               {"timing", timing_source_name(source)}});
         }
         m.probe["kernels"] = kernels;
-        m.probe["launch"] = {{"threadgroups", plan.threadgroups},
-                             {"threads_per_threadgroup", plan.threads_per_threadgroup},
-                             {"active_simds", plan.active_simds},
-                             {"threadgroups_per_core", plan.groups_per_core},
-                             {"threadgroup_memory_bytes", plan.threadgroup_memory_bytes},
-                             {"waves", plan.waves},
-                             {"simd_work_per_core", plan.simd_work_per_core()}};
+        m.probe["launch"] = launch_json(*p.plan);
         m.probe["figure_trials"] = per_trial;
         m.probe["figure_spread"] =
             std::isfinite(spread) ? nlohmann::json(spread) : nlohmann::json(nullptr);
-
-        const unsigned trials = static_cast<unsigned>(per_trial.size());
         if (value <= 0) {
             not_measured(m,
                          "the 2N run was not slower than the N run (" + format(value) + " cycles)");
@@ -225,29 +543,90 @@ class BenchmarkMeasurer {
         }
         m.value = value;
         m.raw = format(value);
-        m.qualifier = spread > options_.max_spread ? "~" : "";
+        m.qualifier = spread > options_.max_spread || !clock_ok_ ? "~" : "";
         m.probe["figure"] = value;
-        const std::string source = timing == "counters" ? "stage-boundary counter timestamps"
-                                   : timing == "command_buffer"
-                                       ? "command buffer GPUStartTime/GPUEndTime"
-                                       : "counters and command buffer times";
+        const std::string via = source == TimingSource::Counters
+                                    ? "stage-boundary counter timestamps"
+                                    : "command buffer GPUStartTime/GPUEndTime";
         m.provenance = "agxsim-probe " + std::string(kProbeVersion) + " (" + ctx_.device.backend +
                        ") on " + ctx_.device.name + ", " + ctx_.device.family + ", " +
                        std::to_string(ctx_.cores) + " cores, " + ctx_.device.os + "; " +
-                       format(ctx_.clock_ghz) + " GHz from the " + ctx_.clock_source +
-                       "; best of " + std::to_string(trials) + " trials, spread " +
+                       format(ctx_.clock_ghz) + " GHz (" + ctx_.clock_source + ")" +
+                       (clock_ok_ ? "" : ", CLOCK CHECK FAILED") + "; best of " +
+                       std::to_string(per_trial.size()) + " trials, spread " +
                        (std::isfinite(spread) ? format(100 * spread, 1) + "%" : "undefined") +
-                       "; timing: " + source;
+                       "; timing: " + via;
         if (ctx_.device.backend == "fake")
             m.provenance = "SYNTHETIC (fake backend, not hardware): " + m.provenance;
     }
 
     Backend& backend_;
-    const RunContext& ctx_;
     const RunOptions& options_;
+    RunContext ctx_;
+    SuiteEntry clock_entry_;
+    std::optional<TimingSource> source_;
+    nlohmann::json timing_;
+    bool clock_ok_ = true;
+    std::string no_clock_;
+    std::vector<std::string> fallbacks_;
 };
 
+// Step 1 for the whole selection, with progress and failures in the log.
+std::vector<Prepared> compile_all(Session& s, const std::vector<SuiteEntry>& entries,
+                                  double& seconds) {
+    const auto t0 = WallClock::now();
+    std::vector<Prepared> out;
+    out.reserve(entries.size());
+    std::size_t kernels = 0, failed = 0;
+    s.log("[compile] " + std::to_string(entries.size()) + " benchmarks");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        out.push_back(s.prepare(entries[i]));
+        const Prepared& p = out.back();
+        if (p.error.empty())
+            kernels += p.kernels.size();
+        else if (!p.not_expressible) {
+            ++failed;
+            s.log("[compile] " + entries[i].id + ": " + p.error);
+        }
+        if ((i + 1) % 50 == 0 && i + 1 < entries.size())
+            s.log("[compile] " + std::to_string(i + 1) + " of " + std::to_string(entries.size()) +
+                  " benchmarks, " + format(seconds_since(t0), 1) + " s");
+    }
+    seconds = seconds_since(t0);
+    s.log("[compile] " + std::to_string(kernels) + " kernels compiled in " + format(seconds, 1) +
+          " s; " + std::to_string(failed) + " benchmarks failed to compile");
+    return out;
+}
+
+std::string describe_file(const Session& s, const RunOptions& options, bool complete) {
+    const RunContext& ctx = s.context();
+    const bool fake = ctx.device.backend == "fake";
+    return std::string(fake ? "SYNTHETIC timings from agxsim-probe's fake backend, not hardware: "
+                            : "") +
+           (s.clock_ok() ? "" : "CLOCK CHECK FAILED (see probe.clock_check): ") +
+           (complete ? "" : "PARTIAL (the run did not finish): ") + "agxsim-probe " +
+           kProbeVersion + " measurements on " + ctx.device.name + " (" + ctx.device.family + ", " +
+           std::to_string(ctx.cores) + " cores, " + ctx.device.os + ") at " +
+           (ctx.clock_ghz > 0 ? format(ctx.clock_ghz) + " GHz (" + ctx.clock_source + ")"
+                              : std::string("no known clock")) +
+           ", benchmarks from " +
+           (options.suite_source.empty() ? std::string("(unnamed)") : options.suite_source);
+}
+
 }  // namespace
+
+validation::BenchmarkDefinition clock_definition() {
+    BenchmarkDefinition d;
+    d.name = "agxsim-probe/clock/FADD32/throughput";
+    d.body = {{"FADD32", 1}};
+    d.ilp = 4;
+    d.simds_per_core = 88;
+    d.register_bits = 32;
+    d.repetitions = 960;
+    d.unroll = 480;
+    d.method = BenchmarkDefinition::Method::Steady;
+    return d;
+}
 
 RunContext resolve_context(const DeviceInfo& device, const RunOptions& options) {
     RunContext c;
@@ -261,62 +640,126 @@ RunContext resolve_context(const DeviceInfo& device, const RunOptions& options) 
     if (c.cores == 0)
         throw InputError("--cores",
                          "the GPU core count of '" + device.name + "' is unknown; give --cores");
+    c.table_clock_ghz = clock_ghz_of_chip(c.chip);
     if (options.clock_ghz) {
         if (*options.clock_ghz <= 0) throw InputError("--clock-ghz", "must be positive");
         c.clock_ghz = *options.clock_ghz;
         c.clock_source = "--clock-ghz option";
-    } else if (const auto ghz = clock_ghz_of_chip(c.chip)) {
-        c.clock_ghz = *ghz;
+    } else if (c.table_clock_ghz) {
+        c.clock_ghz = *c.table_clock_ghz;
         c.clock_source = "chip table";
     } else {
-        throw InputError("--clock-ghz",
-                         "no clock known for chip '" + c.chip + "'; give --clock-ghz");
+        c.clock_ghz = 0;  // the clock check measures it
+        c.clock_source = "measured";
     }
     return c;
 }
 
 validation::MeasurementFile run_suite(Backend& backend, const std::vector<SuiteEntry>& entries,
                                       const RunOptions& options) {
-    const RunContext ctx = resolve_context(backend.device(), options);
-    validation::MeasurementFile file;
-    const bool fake = ctx.device.backend == "fake";
-    file.description =
-        std::string(fake ? "SYNTHETIC timings from agxsim-probe's fake backend, not hardware: "
-                         : "") +
-        "agxsim-probe " + kProbeVersion + " measurements on " + ctx.device.name + " (" +
-        ctx.device.family + ", " + std::to_string(ctx.cores) + " cores, " + ctx.device.os +
-        ") at " + format(ctx.clock_ghz) + " GHz (" + ctx.clock_source + "), benchmarks from " +
-        (options.suite_source.empty() ? std::string("(unnamed)") : options.suite_source);
+    Session s(backend, options);
+    MeasurementFile file;
     file.probe = {
         {"tool", "agxsim-probe"},
         {"version", kProbeVersion},
-        {"device", device_json(ctx)},
+        {"device", s.device_json()},
         {"suite", options.suite_source},
         {"method",
          {{"waves", options.waves},
           {"trials", options.trials},
           {"warmup", options.warmup},
           {"warmup_seconds", options.warmup_seconds},
+          {"warmup_max_seconds", options.warmup_max_seconds},
+          {"in_flight", options.in_flight},
           {"max_spread", options.max_spread},
-          {"figure", "cycles x 4 / (repetitions x bodies per repetition x simds per core)"}}}};
+          {"clock_tolerance", options.clock_tolerance},
+          {"figure", "cycles x 4 / (repetitions x bodies per repetition x simds per core)"}}},
+        {"complete", false}};
+    auto checkpoint = [&](bool complete) {
+        file.description = describe_file(s, options, complete);
+        file.probe["device"] = s.device_json();
+        file.probe["timing"] = s.timing();
+        file.probe["timing"]["fallbacks"] = s.fallbacks();
+        file.probe["complete"] = complete;
+        if (options.checkpoint) options.checkpoint(file);
+    };
 
-    BenchmarkMeasurer measurer(backend, ctx, options);
-    if (options.warmup_seconds > 0) file.probe["device_warmup"] = measurer.warm_device(entries);
-    std::size_t n = 0;
-    for (const auto& e : entries) {
-        Measurement m = measurer.measure(e);
-        ++n;
-        if (options.log) {
-            *options.log << "[" << n << "/" << entries.size() << "] " << m.id << ": ";
-            if (m.value)
-                *options.log << m.qualifier << m.raw << " cycles";
-            else
-                *options.log << "not measured (" << m.probe.value("not_measured", "") << ")";
-            *options.log << "\n";
-        }
+    double compile_seconds = 0;
+    const Prepared clock = s.prepare_clock();
+    std::vector<Prepared> prepared = compile_all(s, entries, compile_seconds);
+    nlohmann::json failed = nlohmann::json::array();
+    for (const auto& p : prepared)
+        if (!p.error.empty() && !p.not_expressible) failed.push_back(p.entry->id);
+    file.probe["compile"] = {{"seconds", compile_seconds}, {"failed", failed}};
+    if (!clock.error.empty()) file.probe["compile"]["clock_kernel_error"] = clock.error;
+    checkpoint(false);
+
+    file.probe["device_warmup"] = s.warm_up(clock);
+    const ClockCheck first = s.check_clock(clock, "");
+    s.adopt(first);
+    file.probe["clock_check"] = first.json;
+    checkpoint(false);
+
+    for (std::size_t i = 0; i < prepared.size(); ++i) {
+        Measurement m = s.measure(prepared[i]);
+        std::string line = "[" + std::to_string(i + 1) + "/" + std::to_string(prepared.size()) +
+                           "] " + m.id + ": ";
+        if (m.value)
+            line += m.qualifier + m.raw + " cycles";
+        else
+            line += "not measured (" + m.probe.value("not_measured", "") + ")";
+        s.log(line);
         file.records.push_back(std::move(m));
+        checkpoint(false);
     }
+
+    file.probe["clock_check_end"] = s.check_clock(clock, " at the end").json;
+    checkpoint(true);
     return file;
+}
+
+CheckReport check_suite(Backend& backend, const std::vector<SuiteEntry>& entries,
+                        const RunOptions& options) {
+    Session s(backend, options);
+    CheckReport r;
+    r.benchmarks = entries.size();
+    const Prepared clock = s.prepare_clock();
+    if (!clock.error.empty()) r.compile_errors.push_back({clock_definition().name, clock.error});
+    std::vector<Prepared> prepared = compile_all(s, entries, r.compile_seconds);
+    for (const auto& p : prepared) {
+        if (p.error.empty())
+            r.kernels += p.kernels.size();
+        else if (p.not_expressible)
+            r.not_measurable.push_back({p.entry->id, p.error});
+        else
+            r.compile_errors.push_back({p.entry->id, p.error});
+    }
+    const auto t_warm = WallClock::now();
+    r.warmup = s.warm_up(clock);
+    r.clock = s.check_clock(clock, "");
+    s.adopt(r.clock);
+    const double setup = seconds_since(t_warm);
+    r.timing = s.timing();
+    r.context = s.context();
+
+    // A run: the compile phase, the warm-up and two clock checks, and for each
+    // benchmark `warmup` to 4 x `warmup` warm-up runs and `trials` trials of
+    // each of its kernels.
+    const double runs_low = std::max(1u, options.warmup) + std::max(1u, options.trials);
+    const double runs_high = 4.0 * std::max(1u, options.warmup) + std::max(1u, options.trials);
+    r.estimate_low_seconds = r.compile_seconds + 2 * setup;
+    r.estimate_high_seconds = r.estimate_low_seconds;
+    for (const auto& p : prepared) {
+        if (!p.error.empty()) continue;
+        try {
+            const double once = s.time_once(p);
+            r.estimate_low_seconds += runs_low * once;
+            r.estimate_high_seconds += runs_high * once;
+        } catch (const BackendError& e) {
+            r.run_errors.push_back({p.entry->id, e.what()});
+        }
+    }
+    return r;
 }
 
 }  // namespace agx::probe

@@ -1,8 +1,8 @@
 // agxsim-probe kernel: FADD32/latency
 // body FADD32; ilp 1; 4 simds per core; 32-bit registers; operand shape x*y+z
 // 1440 repetitions, fully unrolled
-//   FADD32 (float): x = x + y
-// Compile with fast math off: float chains must not be reassociated.
+//   FADD32 (float): x = x + y; each operation reads the one before, and the other operands are seeded at run time, so the compiler knows none of the values
+// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -24,8 +24,8 @@ kernel void agx_bench(device const uint* seeds [[buffer(0)]],
     // Never taken (the seeds are non-zero): keeps the threadgroup memory, which
     // sets the occupancy, in use.
     if (s == 0u) s = occupancy[lane];
-    float x0_0 = float(s + 1u);
-    float y_f = float(s + 2u);
+    float x0_0 = 1.0f + float(s + 1u) * 0.000244140625f;
+    float y_f = 1.0f + float(s + 2u) * 0.000244140625f;
     x0_0 = x0_0 + y_f;
     x0_0 = x0_0 + y_f;
     x0_0 = x0_0 + y_f;

@@ -1,8 +1,8 @@
 // agxsim-probe kernel: ilp_occupancy/FFMA/ilp2/simds8/16bit
-// body FFMA; 8 simds per core; 16-bit registers; operand shape vec4_groups (pattern for ILP 2): six 4-wide vectors, each operation reading its own value and a recently written one
+// body FFMA; 8 simds per core; 16-bit registers; operand shape vec4_groups (pattern for ILP 2): six 4-wide vectors, each operation reading its own value and a recently written one: 24 values that depend on one another, none invariant
 // 60 groups of 24 operations, fully unrolled (1440 operations)
 //   FFMA16 (half): own = fma(own, other, next of other)
-// Compile with fast math off: float chains must not be reassociated.
+// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -24,30 +24,30 @@ kernel void agx_bench(device const uint* seeds [[buffer(0)]],
     // Never taken (the seeds are non-zero): keeps the threadgroup memory, which
     // sets the occupancy, in use.
     if (s == 0u) s = occupancy[lane];
-    half v0x = half(s + 1u);
-    half v0y = half(s + 2u);
-    half v0z = half(s + 3u);
-    half v0w = half(s + 4u);
-    half v1x = half(s + 5u);
-    half v1y = half(s + 6u);
-    half v1z = half(s + 7u);
-    half v1w = half(s + 8u);
-    half v2x = half(s + 9u);
-    half v2y = half(s + 10u);
-    half v2z = half(s + 11u);
-    half v2w = half(s + 12u);
-    half v3x = half(s + 13u);
-    half v3y = half(s + 14u);
-    half v3z = half(s + 15u);
-    half v3w = half(s + 16u);
-    half v4x = half(s + 17u);
-    half v4y = half(s + 18u);
-    half v4z = half(s + 19u);
-    half v4w = half(s + 20u);
-    half v5x = half(s + 21u);
-    half v5y = half(s + 22u);
-    half v5z = half(s + 23u);
-    half v5w = half(s + 24u);
+    half v0x = half(1.0f + float((s + 1u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v0y = half(1.0f + float((s + 2u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v0z = half(1.0f + float((s + 3u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v0w = half(1.0f + float((s + 4u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v1x = half(1.0f + float((s + 5u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v1y = half(1.0f + float((s + 6u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v1z = half(1.0f + float((s + 7u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v1w = half(1.0f + float((s + 8u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v2x = half(1.0f + float((s + 9u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v2y = half(1.0f + float((s + 10u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v2z = half(1.0f + float((s + 11u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v2w = half(1.0f + float((s + 12u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v3x = half(1.0f + float((s + 13u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v3y = half(1.0f + float((s + 14u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v3z = half(1.0f + float((s + 15u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v3w = half(1.0f + float((s + 16u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v4x = half(1.0f + float((s + 17u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v4y = half(1.0f + float((s + 18u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v4z = half(1.0f + float((s + 19u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v4w = half(1.0f + float((s + 20u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v5x = half(1.0f + float((s + 21u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v5y = half(1.0f + float((s + 22u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v5z = half(1.0f + float((s + 23u) & 1u) * 0.0009765625f + 0.0009765625f);
+    half v5w = half(1.0f + float((s + 24u) & 1u) * 0.0009765625f + 0.0009765625f);
     v0x = fma(v0x, v5z, v5w);
     v0y = fma(v0y, v5w, v5x);
     v0z = fma(v0z, v0x, v0y);

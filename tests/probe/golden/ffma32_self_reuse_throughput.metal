@@ -2,8 +2,8 @@
 // body FFMA32; ilp 4; 88 simds per core; 32-bit registers; operand shape x*x+1
 // 120 repetitions, fully unrolled
 // x*x+1: every register source is the chain's value, the last one an immediate: 1.5 (3 for integers), as x*1 would fold away
-//   FFMA32 (float): x = fma(x, y, z)
-// Compile with fast math off: float chains must not be reassociated.
+//   FFMA32 (float): x = fma(x, y, z); each operation reads the one before, and the other operands are seeded at run time, so the compiler knows none of the values
+// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -25,10 +25,10 @@ kernel void agx_bench(device const uint* seeds [[buffer(0)]],
     // Never taken (the seeds are non-zero): keeps the threadgroup memory, which
     // sets the occupancy, in use.
     if (s == 0u) s = occupancy[lane];
-    float x0_0 = float(s + 1u);
-    float x0_1 = float(s + 2u);
-    float x0_2 = float(s + 3u);
-    float x0_3 = float(s + 4u);
+    float x0_0 = 1.0f + float(s + 1u) * 0.000244140625f;
+    float x0_1 = 1.0f + float(s + 2u) * 0.000244140625f;
+    float x0_2 = 1.0f + float(s + 3u) * 0.000244140625f;
+    float x0_3 = 1.0f + float(s + 4u) * 0.000244140625f;
     x0_0 = fma(x0_0, x0_0, 1.5f);
     x0_1 = fma(x0_1, x0_1, 1.5f);
     x0_2 = fma(x0_2, x0_2, 1.5f);

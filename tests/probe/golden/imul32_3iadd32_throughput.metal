@@ -1,9 +1,9 @@
 // agxsim-probe kernel: IMUL32 + 3 IADD32/throughput
 // body IMUL32 + 3 IADD32; ilp 4; 88 simds per core; 32-bit registers; operand shape x*y+z
 // 120 repetitions, fully unrolled
-//   IMUL32 (uint): x = x * y; each chain rotates through 2 values (y is the oldest), as a chain over an invariant y would fold
-//   IADD32 (uint): x = x + y; each chain rotates through 2 values (y is the oldest), as a chain over an invariant y would fold
-// Compile with fast math off: float chains must not be reassociated.
+//   IMUL32 (uint): x = x * y; each chain rotates through 2 values (x the newest, y the oldest), as a chain over an invariant y would fold (x+y+y = x+2y); the seeds are odd, so the products stay odd and never reach 0
+//   IADD32 (uint): x = x + y; each chain rotates through 2 values (x the newest, y the oldest), as a chain over an invariant y would fold (x+y+y = x+2y)
+// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -25,38 +25,38 @@ kernel void agx_bench(device const uint* seeds [[buffer(0)]],
     // Never taken (the seeds are non-zero): keeps the threadgroup memory, which
     // sets the occupancy, in use.
     if (s == 0u) s = occupancy[lane];
-    uint x0_0a = s + 1u;
-    uint x0_0b = s + 2u;
-    uint x0_1a = s + 3u;
-    uint x0_1b = s + 4u;
-    uint x0_2a = s + 5u;
-    uint x0_2b = s + 6u;
-    uint x0_3a = s + 7u;
-    uint x0_3b = s + 8u;
-    uint x1_0a = s + 9u;
-    uint x1_0b = s + 10u;
-    uint x1_1a = s + 11u;
-    uint x1_1b = s + 12u;
-    uint x1_2a = s + 13u;
-    uint x1_2b = s + 14u;
-    uint x1_3a = s + 15u;
-    uint x1_3b = s + 16u;
-    uint x2_0a = s + 17u;
-    uint x2_0b = s + 18u;
-    uint x2_1a = s + 19u;
-    uint x2_1b = s + 20u;
-    uint x2_2a = s + 21u;
-    uint x2_2b = s + 22u;
-    uint x2_3a = s + 23u;
-    uint x2_3b = s + 24u;
-    uint x3_0a = s + 25u;
-    uint x3_0b = s + 26u;
-    uint x3_1a = s + 27u;
-    uint x3_1b = s + 28u;
-    uint x3_2a = s + 29u;
-    uint x3_2b = s + 30u;
-    uint x3_3a = s + 31u;
-    uint x3_3b = s + 32u;
+    uint x0_0a = (s + 1u) * 0x9E3779B1u | 1u;
+    uint x0_0b = (s + 2u) * 0x9E3779B1u | 1u;
+    uint x0_1a = (s + 3u) * 0x9E3779B1u | 1u;
+    uint x0_1b = (s + 4u) * 0x9E3779B1u | 1u;
+    uint x0_2a = (s + 5u) * 0x9E3779B1u | 1u;
+    uint x0_2b = (s + 6u) * 0x9E3779B1u | 1u;
+    uint x0_3a = (s + 7u) * 0x9E3779B1u | 1u;
+    uint x0_3b = (s + 8u) * 0x9E3779B1u | 1u;
+    uint x1_0a = (s + 9u) * 0x9E3779B1u | 1u;
+    uint x1_0b = (s + 10u) * 0x9E3779B1u | 1u;
+    uint x1_1a = (s + 11u) * 0x9E3779B1u | 1u;
+    uint x1_1b = (s + 12u) * 0x9E3779B1u | 1u;
+    uint x1_2a = (s + 13u) * 0x9E3779B1u | 1u;
+    uint x1_2b = (s + 14u) * 0x9E3779B1u | 1u;
+    uint x1_3a = (s + 15u) * 0x9E3779B1u | 1u;
+    uint x1_3b = (s + 16u) * 0x9E3779B1u | 1u;
+    uint x2_0a = (s + 17u) * 0x9E3779B1u | 1u;
+    uint x2_0b = (s + 18u) * 0x9E3779B1u | 1u;
+    uint x2_1a = (s + 19u) * 0x9E3779B1u | 1u;
+    uint x2_1b = (s + 20u) * 0x9E3779B1u | 1u;
+    uint x2_2a = (s + 21u) * 0x9E3779B1u | 1u;
+    uint x2_2b = (s + 22u) * 0x9E3779B1u | 1u;
+    uint x2_3a = (s + 23u) * 0x9E3779B1u | 1u;
+    uint x2_3b = (s + 24u) * 0x9E3779B1u | 1u;
+    uint x3_0a = (s + 25u) * 0x9E3779B1u | 1u;
+    uint x3_0b = (s + 26u) * 0x9E3779B1u | 1u;
+    uint x3_1a = (s + 27u) * 0x9E3779B1u | 1u;
+    uint x3_1b = (s + 28u) * 0x9E3779B1u | 1u;
+    uint x3_2a = (s + 29u) * 0x9E3779B1u | 1u;
+    uint x3_2b = (s + 30u) * 0x9E3779B1u | 1u;
+    uint x3_3a = (s + 31u) * 0x9E3779B1u | 1u;
+    uint x3_3b = (s + 32u) * 0x9E3779B1u | 1u;
     x0_0a = x0_0b * x0_0a;
     x1_0a = x1_0b + x1_0a;
     x2_0a = x2_0b + x2_0a;

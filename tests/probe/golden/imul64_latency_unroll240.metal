@@ -1,8 +1,8 @@
 // agxsim-probe kernel: IMUL(64x64=64)/latency
 // body IMUL(64x64=64); ilp 1; 4 simds per core; 32-bit registers; operand shape x*y+z
 // 1440 repetitions: a loop of 6 x 240 unrolled
-//   IMUL(64x64=64) (ulong): x = x * y; each chain rotates through 2 values (y is the oldest), as a chain over an invariant y would fold
-// Compile with fast math off: float chains must not be reassociated.
+//   IMUL(64x64=64) (ulong): x = x * y; each chain rotates through 2 values (x the newest, y the oldest), as a chain over an invariant y would fold (x+y+y = x+2y); the seeds are odd, so the products stay odd and never reach 0
+// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
 #include <metal_stdlib>
 using namespace metal;
 
@@ -24,8 +24,8 @@ kernel void agx_bench(device const uint* seeds [[buffer(0)]],
     // Never taken (the seeds are non-zero): keeps the threadgroup memory, which
     // sets the occupancy, in use.
     if (s == 0u) s = occupancy[lane];
-    ulong x0_0a = ulong(s + 1u);
-    ulong x0_0b = ulong(s + 2u);
+    ulong x0_0a = ulong((s + 1u) * 0x85EBCA77u) << 32 | ulong((s + 1u) * 0x9E3779B1u | 1u);
+    ulong x0_0b = ulong((s + 2u) * 0x85EBCA77u) << 32 | ulong((s + 2u) * 0x9E3779B1u | 1u);
     for (uint i = 0; i < p.loops; ++i) {
         x0_0a = x0_0b * x0_0a;
         x0_0b = x0_0a * x0_0b;
