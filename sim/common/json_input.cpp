@@ -60,6 +60,42 @@ std::optional<std::size_t> json_too_deep(const std::string& text, std::size_t li
     return std::nullopt;
 }
 
+bool is_utf8(std::string_view text) {
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    while (i < n) {
+        const unsigned char c = byte(i);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        // The first byte gives the length and the range of the second
+        // (no overlong forms, no surrogates, nothing above U+10FFFF).
+        std::size_t len = 0;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3;
+            if (c == 0xe0) lo = 0xa0;
+            if (c == 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4;
+            if (c == 0xf0) lo = 0x90;
+            if (c == 0xf4) hi = 0x8f;
+        } else {
+            return false;
+        }
+        if (n - i < len) return false;
+        if (byte(i + 1) < lo || byte(i + 1) > hi) return false;
+        for (std::size_t k = 2; k < len; ++k)
+            if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return false;
+        i += len;
+    }
+    return true;
+}
+
 nlohmann::json parse_json(const std::string& text, const std::string& where,
                           const nlohmann::json::parser_callback_t& callback,
                           const std::string& what) {

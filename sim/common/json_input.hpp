@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,12 @@ nlohmann::json read_json_file(const std::string& path, const std::string& descri
 // parse_json() does for nesting and numbers out of range, which are JSON but
 // not a value the tool can hold.
 std::optional<nlohmann::json> parse_json_if_json(const std::string& text, const std::string& where);
+
+// Whether `text` is well-formed UTF-8: what a string must be for nlohmann's
+// dump() to write it (it throws otherwise). Text the tool takes as it is (a
+// --set value that is not JSON, a CSV cell) and later writes as JSON is
+// checked with it.
+bool is_utf8(std::string_view text);
 
 // Nothing when `text` nests objects and arrays at most `limit` deep (strings
 // are skipped, whether or not the text is otherwise valid JSON), else the

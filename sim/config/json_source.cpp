@@ -187,6 +187,7 @@ void apply_override(ConfigDocument& doc, const std::string& expr) {
     // A value that parses as JSON is JSON (16384, 1.3, [..]); anything else is
     // a string, so `replacement=lru` needs no quotes.
     std::optional<json> parsed = parse_json_if_json(text, where);
+    if (!parsed && !is_utf8(text)) throw config_error(where, "", "the value is not UTF-8 text");
     json value = parsed ? std::move(*parsed) : json(text);
 
     std::string pointer;

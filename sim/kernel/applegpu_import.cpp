@@ -1166,18 +1166,14 @@ ImportedKernel import_applegpu_listing(const std::string& listing, const std::st
         auto h = table.find(l.mnemonic);
         if (l.undecoded || h == table.end()) c.fail(why_not(l.mnemonic));
         std::string text = h->second(c);
-        // What imports must also load: check the line against the
-        // catalogue's operand shapes (a scratch register stands in for r0).
+        // What imports must also load: check the line as a kernel's line,
+        // operands and attributes (a scratch register stands in for r0).
         if (!c.is_branch) {
             std::string probe = text;
             for (auto p = probe.find(kScratch); p != std::string::npos; p = probe.find(kScratch))
                 probe.replace(p, std::string(kScratch).size(), "r0");
-            const std::string none;
-            const trace_detail::LineContext at{none, l.line};
-            Instruction in;
-            std::array<trace_detail::Attribute, trace_detail::kMaxAttributes> attrs;
             try {
-                trace_detail::parse_instruction_operands(probe, at, 256, in, attrs);
+                check_instruction_line(probe, "", l.line, 256);
             } catch (const InputError& e) {
                 std::string why = e.what();
                 const auto colon = why.find(": ");

@@ -620,6 +620,12 @@ bool is_kernel_file(const std::string& path) {
     return false;
 }
 
+void check_instruction_line(const std::string& text, const std::string& path, std::uint32_t line,
+                            std::uint32_t registers_halves) {
+    const ReadFile none;
+    decode({line, text}, path, none, {0}, 0, registers_halves);
+}
+
 LoadedKernel load_kernel(const std::string& path, const std::string& launch_path,
                          const std::vector<std::string>& launch_overrides) {
     ReadFile f = read_file(path, true);

@@ -199,6 +199,14 @@ struct LoadedKernel {
 LoadedKernel load_kernel(const std::string& path, const std::string& launch_path,
                          const std::vector<std::string>& launch_overrides);
 
+// Checks one instruction line as load_kernel() checks it (operands against
+// the catalogue, attributes, memory shapes), registers against
+// `registers_halves`, as the line `line` of `path`. Not for branches and
+// calls to a label, whose targets it cannot look up. `kernel import` checks
+// every line it writes with it. Throws InputError "<path>:<line>: reason".
+void check_instruction_line(const std::string& text, const std::string& path, std::uint32_t line,
+                            std::uint32_t registers_halves);
+
 // Whether the file at `path` is a kernel (its first statement is the
 // `agxsim-kernel` header) rather than a trace.
 bool is_kernel_file(const std::string& path);

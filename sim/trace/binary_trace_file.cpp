@@ -12,6 +12,7 @@
 #include "sim/trace/binary_trace_checksum.hpp"
 #include "sim/trace/binary_trace_format.hpp"
 #include "sim/trace/binary_trace_records.hpp"
+#include "sim/trace/instruction_check.hpp"
 #include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_line_reader.hpp"
 #include "sim/trace/trace_writer.hpp"
@@ -358,6 +359,11 @@ void BinaryTraceFile::walk_section(std::size_t section, TraceWriter* out) const 
                         p, end, opcodes(), mnemonic_count_, launch_.registers_halves, deltas,
                         scratch, problem);
                     if (!next) fail(problem);
+                    // What the text format could not say is refused too.
+                    problem = trace_detail::instruction_problem(scratch, launch_);
+                    if (!problem.empty())
+                        fail(std::string(isa::Catalogue::instance().info(scratch.opcode).mnemonic) +
+                             " " + problem);
                     if (out) out->instruction(scratch);
                     p = next;
                     break;

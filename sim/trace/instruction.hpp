@@ -35,11 +35,10 @@ struct MemoryAccess {
     std::int64_t stride = 0;
     std::array<std::uint64_t, 32> lane{};
 
+    // Addresses wrap around 2^64 (a stride times a lane may exceed an int64).
     std::uint64_t address(unsigned lane_index) const {
-        return explicit_lanes
-                   ? lane[lane_index]
-                   : base +
-                         static_cast<std::uint64_t>(stride * static_cast<std::int64_t>(lane_index));
+        return explicit_lanes ? lane[lane_index]
+                              : base + static_cast<std::uint64_t>(stride) * lane_index;
     }
 };
 

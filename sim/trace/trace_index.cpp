@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/timing/memory_fault.hpp"
+#include "sim/trace/instruction_check.hpp"
 #include "sim/trace/kernel_name.hpp"
 #include "sim/trace/trace_parse.hpp"
 
@@ -130,12 +131,12 @@ void check_addresses(const Instruction& in, const TraceIndex& index, const LineC
         if (device && !index.buffers.empty()) {
             bool inside = false;
             for (const BufferRange& b : index.buffers)
-                if (a >= b.base && a - b.base + size <= b.size) inside = true;
+                if (a >= b.base && within(a - b.base, size, b.size)) inside = true;
             if (!inside)
                 fail(at, what + " (" + std::to_string(size) +
                              " bytes) is outside every declared buffer");
         }
-        if (!device && a + size > tg_bytes)
+        if (!device && !within(a, size, tg_bytes))
             fail(at, what + " (" + std::to_string(size) +
                          " bytes) is outside the launch's threadgroup_memory=" +
                          std::to_string(tg_bytes));

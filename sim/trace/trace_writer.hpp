@@ -57,7 +57,8 @@ void replay_trace(const std::string& path, TraceWriter& out);
 void write_workload(Workload& workload, const std::string& kernel_name, TraceWriter& out);
 
 // Whether two instructions are the same, field by field (operands up to
-// their counts, the memory access, pc, and source_line if `compare_lines`).
+// their counts, an immediate by its bits only, the memory access, pc, and
+// source_line if `compare_lines`).
 bool same_instruction(const Instruction& a, const Instruction& b, bool compare_lines = true);
 
 }  // namespace agx

@@ -10,9 +10,11 @@ namespace agx {
 
 namespace {
 
+// An immediate is its bits: its width and first half mean nothing, and the
+// text format has no place for them.
 bool same_operand(const Operand& a, const Operand& b) {
-    return a.kind == b.kind && a.hint == b.hint && a.halves == b.halves &&
-           a.first_half == b.first_half && a.imm == b.imm;
+    if (a.kind != b.kind || a.hint != b.hint || a.imm != b.imm) return false;
+    return a.kind == OperandKind::Imm || (a.halves == b.halves && a.first_half == b.first_half);
 }
 
 bool same_memory(const MemoryAccess& a, const MemoryAccess& b) {

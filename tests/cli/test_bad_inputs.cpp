@@ -348,3 +348,48 @@ TEST_CASE("trace convert: every example goes text -> binary -> text -> binary by
             }
     }
 }
+
+// --- 7. found by the fuzz targets (tests/fuzz/) ---------------------------
+
+TEST_CASE("bad inputs: a binary trace holds only what its text form can say") {
+    // A threadgroup store past the launch's threadgroup memory: the binary
+    // reader took it, and `trace convert --format text` wrote a trace that
+    // the text reader refused.
+    const char* file = "threadgroup_outside.agxb";
+    const char* reason =
+        "threadgroup_store lane 4 address 0x10 (4 bytes) is outside the launch's "
+        "threadgroup_memory=16";
+    expect_refused("run -q " + bad(file), file, reason);
+    const fs::path out = scratch() / "never.trace";
+    fs::remove(out);
+    expect_refused("trace convert " + bad(file) + " " + out.string() + " --format text", file,
+                   reason);
+    CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("bad inputs: a --set value that is not JSON must be UTF-8 text") {
+    // Taken as a string, it made `config show` fail with an internal error.
+    expect_refused("config show m1 --set \"$(printf 'name=m1-\\377')\"", "--set name=m1-",
+                   "the value is not UTF-8 text");
+}
+
+TEST_CASE("bad inputs: a reference CSV with a repeated row or bytes that are not UTF-8") {
+    // `data import` wrote measurement files that `validate` then refused
+    // (a duplicate id), or failed with an internal error writing the JSON.
+    const std::vector<std::string> commands = {"validate -m ",
+                                               "data import -o " + scratch().string() + " "};
+    for (const std::string& command : commands) {
+        expect_refused(command + bad("reference_repeated_row.csv"), "reference_repeated_row.csv:3",
+                       "is already given at " + bad("reference_repeated_row.csv") + ":2");
+        expect_refused(command + bad("reference_not_utf8.csv"), "reference_not_utf8.csv:2",
+                       "not UTF-8 text");
+    }
+    CHECK_FALSE(fs::exists(scratch() / "reference_repeated_row.json"));
+}
+
+TEST_CASE("bad inputs: kernel import checks the attributes it writes, as the kernel reader does") {
+    // applegpu's exec-mask count copied as written: the imported kernel did
+    // not load.
+    expect_refused("kernel import " + bad("import_exec_levels.dis"), "import_exec_levels.dis:2",
+                   "bad n=");
+}

@@ -3,11 +3,13 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/json_input.hpp"
 #include "validation/lib/method.hpp"
 
 namespace agx::validation {
@@ -122,10 +124,17 @@ BenchmarkDefinition definition(const std::string& name, const std::vector<BodyIt
 struct Importer {
     std::string path, table;
     MeasurementFile file;
+    std::map<std::string, std::string> lines;  // id -> where it was given
     const Method& m = method();
 
     void add(Measurement rec, const std::string& cell, const std::string& where,
              const std::string& column) {
+        // `validate` and `data import` key figures by id; two rows naming
+        // the same figure would write a file that neither reads.
+        const auto [first, fresh] = lines.emplace(rec.id, where);
+        if (!fresh)
+            throw InputError(where, "the figure '" + rec.id + "' is already given at " +
+                                        first->second + " (a repeated row?)");
         parse_value(trim(cell), rec, where);
         rec.provenance = std::string(kSource) + "; " + table + ".csv, row '" +
                          rec.benchmark.body_label() + "', column " + column;
@@ -172,6 +181,8 @@ MeasurementFile import_reference_csv(const std::string& path) {
         line = trim(line);
         if (line.empty()) continue;
         const std::string where = path + ":" + std::to_string(lineno);
+        // Cells are copied into the records, which are written as JSON.
+        if (!is_utf8(line)) throw InputError(where, "not UTF-8 text");
         const auto c = split(line, ',');
         auto col = [&](std::size_t i) { return i < c.size() ? trim(c[i]) : std::string(); };
         const std::string base = im.table + "/" + col(0);
