@@ -9,7 +9,8 @@
 # corpus grows in build-fuzz/corpus/TARGET from the seeds in
 # tests/fuzz/corpus/TARGET; a crash, a hang or an exception other than the
 # project's InputError is saved as build-fuzz/findings/TARGET/crash-*
-# (timeout-*, oom-*) and makes the script exit 1.
+# (timeout-*, oom-*) and makes the script exit 1. tests/fuzz/dict/TARGET.dict,
+# the format's keywords and mnemonics, is given to libFuzzer as -dict.
 #
 # $AGXSIM_FUZZ_JOBS targets run at once (default 1). Without clang or
 # libFuzzer the script says so and exits 0: the ordinary build needs
@@ -57,9 +58,10 @@ run_one() {
     local t="$1"
     local corpus="$build/corpus/$t" findings="$build/findings/$t" log="$build/logs/$t.log"
     mkdir -p "$corpus" "$findings" "$build/logs"
-    local status=0
+    local status=0 dict=()
+    [ -f "$root/tests/fuzz/dict/$t.dict" ] && dict=(-dict="$root/tests/fuzz/dict/$t.dict")
     (cd "$findings" && "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${dict[@]}" \
         "$corpus" "$root/tests/fuzz/corpus/$t") >"$log" 2>&1 || status=$?
     local execs rate units bytes
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -3,10 +3,35 @@
 // loads (sim/kernel/applegpu_import.hpp promises it), given a launch that
 // declares the registers and binds the uniforms the import reports.
 #include <algorithm>
+#include <cstdio>
+#include <set>
+#include <utility>
 
 #include "sim/kernel/applegpu_import.hpp"
 #include "sim/kernel/kernel_program.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
+
+namespace {
+
+// The 16-bit halves a uniform as the import reports it covers: u4 is
+// (8, 2), u4h (9, 1), u4_u5 (8, 4); (0, 0) for anything else.
+std::pair<unsigned, unsigned> uniform_halves(const std::string& u) {
+    unsigned a = 0, b = 0;
+    char half = 0;
+    int used = 0;
+    if (std::sscanf(u.c_str(), "u%u_u%u%n", &a, &b, &used) == 2 &&
+        static_cast<std::size_t>(used) == u.size())
+        return {2 * a, 4};
+    if (std::sscanf(u.c_str(), "u%u%c%n", &a, &half, &used) == 2 &&
+        static_cast<std::size_t>(used) == u.size() && (half == 'l' || half == 'h'))
+        return {2 * a + (half == 'h' ? 1 : 0), 1};
+    if (std::sscanf(u.c_str(), "u%u%n", &a, &used) == 1 &&
+        static_cast<std::size_t>(used) == u.size())
+        return {2 * a, 2};
+    return {0, 0};
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace agx_fuzz;
@@ -17,13 +42,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }))
         return 0;
 
-    // The launch the user would write for it.
+    // The launch the user would write for it: pairs hold a buffer's
+    // address, other uniforms 0; a uniform the code also reads as part of
+    // another (u2 and u2_u3) is set once, by the first.
     std::string launch = "launch grid=64 threadgroup=64 registers=" +
                          std::to_string(std::max(k.registers_halves, 1u)) +
                          "\nbuffer b size=65536\n";
-    for (const std::string& u : k.uniforms)
-        launch +=
-            "uniform " + u + (u.find('_') != std::string::npos ? " buffer=b\n" : " value=0\n");
+    std::set<unsigned> taken;
+    for (const std::string& u : k.uniforms) {
+        const auto [first, count] = uniform_halves(u);
+        bool overlaps = false;
+        for (unsigned h = first; h < first + count; ++h) overlaps = overlaps || taken.count(h);
+        if (count == 0 || overlaps) continue;
+        for (unsigned h = first; h < first + count; ++h) taken.insert(h);
+        launch += "uniform " + u + (count == 4 ? " buffer=b\n" : " value=0\n");
+    }
     must_work("importing again with a launch", [&] {
         k = agx::kernel::import_applegpu_listing(listing, "input.dis", "input", launch);
     });
