@@ -10,10 +10,12 @@ namespace agx::cli {
 
 using Action = std::function<int()>;
 
-// Exit codes: 0 success, 2 bad input, 1 internal error.
+// Exit codes: 0 success, 2 bad input, 1 internal error, 3 some of the
+// simulations a command ran failed (their results are written, and say which).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitSomeRunsFailed = 3;
 
 void add_run_command(CLI::App& app, Action& action);
 void add_config_command(CLI::App& app, Action& action);

@@ -40,9 +40,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace agx::sweep;
 
-// Exit code of a sweep whose points did not all succeed (or, for collect,
-// are not all there): the results are written, and say which.
-constexpr int kExitSomePointsFailed = 3;
+// A sweep whose points did not all succeed (or, for collect, are not all
+// there) exits kExitSomeRunsFailed.
 constexpr int kExitInterrupted = 130;
 
 bool is_launch_key(const std::string& key) {
@@ -317,7 +316,7 @@ int run_sweep(const RunSweepArgs& args) {
                                "--retry-failed runs them again)"
                          : "")
               << " -> " << results_path(args.out, shard, sharded) << "\n";
-    return failed ? kExitSomePointsFailed : kExitOk;
+    return failed ? kExitSomeRunsFailed : kExitOk;
 }
 
 // --- sweep slurm ------------------------------------------------------------
@@ -379,7 +378,7 @@ int slurm(const SlurmArgs& args) {
                       ? ""
                       : " with failed tasks (exit " + std::to_string(r.exit_code) + ")")
               << "; merge its shards with: agxsim sweep collect " << args.out << "\n";
-    return r.exit_code == 0 ? kExitOk : kExitSomePointsFailed;
+    return r.exit_code == 0 ? kExitOk : kExitSomeRunsFailed;
 }
 
 // --- sweep collect ----------------------------------------------------------
@@ -444,7 +443,7 @@ int collect(const CollectArgs& args) {
         std::cout << "  missing: points " << list
                   << " (rerun their shards: the same `sweep run --shard I/N` resumes)\n";
     }
-    return failed || !missing.empty() ? kExitSomePointsFailed : kExitOk;
+    return failed || !missing.empty() ? kExitSomeRunsFailed : kExitOk;
 }
 
 // --- sweep plot -------------------------------------------------------------

@@ -43,7 +43,7 @@ int validate(const ValidateArgs& args) {
             chips_seen.insert(m.chip);
             if (m.chip != cfg.name) continue;
             if (!args.only.empty() && m.id.find(args.only) == std::string::npos) continue;
-            ValidationRow row{m, {}, false, "", "", "", 0.0};
+            ValidationRow row{m, {}, false, false, "", "", "", 0.0};
             row.unsupported = unsupported_reason(m.benchmark);
             if (const auto f = fitted.find(m.id); f != fitted.end()) row.fitted = f->second;
             if (!row.unsupported.empty() && args.strict)
@@ -88,10 +88,9 @@ int validate(const ValidateArgs& args) {
     const unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
     const auto figures = simulate_benchmarks(cfg, defs, jobs);
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
-        if (def_of[i] != SIZE_MAX)
-            report.rows[i].simulated = figures[def_of[i]];
-        else if (report.rows[i].unsupported.empty())
-            report.rows[i].simulated.error = "not simulated: no measured figure";
+        if (def_of[i] == SIZE_MAX) continue;
+        report.rows[i].simulated = figures[def_of[i]];
+        report.rows[i].ran = true;
     }
     summarise(report);
     if (!args.summary_only) print_table(std::cout, report);
@@ -100,6 +99,11 @@ int validate(const ValidateArgs& args) {
         write_report(args.report, report);
         std::cout << "report written to " << args.report
                   << "/ (summary.json, results.csv, correlation.svg)\n";
+    }
+    if (report.failed > 0) {
+        std::cerr << "agxsim: validate: the simulation of " << report.failed << " of "
+                  << report.rows.size() << " rows failed (the rows marked 'failed' say why)\n";
+        return kExitSomeRunsFailed;
     }
     return kExitOk;
 }

@@ -54,6 +54,8 @@ std::string operand_problem(const Operand& op, const OperandSpec& spec, unsigned
                    std::to_string(op.halves);
         if (spec.width_halves == 4 && op.first_half % 4 != 0)
             return who + ": a 64-bit pair must start at an even register";
+        if (spec.width_halves == 2 && op.first_half % 2 != 0)
+            return who + ": a 32-bit operand is one register, not the halves of two";
     } else if (components > 1) {
         if (components != 2 || !whole)
             return who + ": expected a 16-bit, 32-bit or 64-bit register";

@@ -136,6 +136,9 @@ void check_operand(const ParsedOperand& p, const OperandSpec& spec, unsigned pos
                          width_name(op.halves));
         if (spec.width_halves == 4 && (op.first_half % 4) != 0)
             fail(at, who() + ": a 64-bit pair must start at an even register");
+        // Only memory data may be a run of halves; a 32-bit value is one register.
+        if (spec.width_halves == 2 && (op.first_half % 2) != 0)
+            fail(at, who() + ": a 32-bit operand is one register, not the halves of two");
     } else if (p.components > 1) {  // any width: one register or one 64-bit pair
         if (p.components != 2 || p.sixteen_bit)
             fail(at, who() + ": expected a 16-bit, 32-bit or 64-bit register");

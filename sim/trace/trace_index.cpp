@@ -235,7 +235,8 @@ class Indexer {
         } else if (word == "repeat") {
             std::uint64_t n = 0;
             if (!parse_uint(rest, n, UINT32_MAX) || n < 1)
-                fail(at, "bad repeat count '" + std::string(rest) + "' (expected 1 or more)");
+                fail(at, "bad repeat count '" + std::string(rest) + "' (expected 1 to " +
+                             std::to_string(UINT32_MAX) + ")");
             if (repeats_.size() == kMaxRepeatNesting)
                 fail(at, "repeat blocks nested deeper than " + std::to_string(kMaxRepeatNesting));
             repeats_.push_back(at.line);

@@ -207,8 +207,8 @@ TEST_CASE("bad inputs: rates and latencies outside their physical range are refu
                    "must be 1 to 65536");
     expect_refused(run + "core.l1d.bytes_per_cycle=4000000000", "core.l1d.bytes_per_cycle",
                    "must be 1 to 4096");
-    expect_refused(run + "core.threadgroup_memory_latency_cycles=4000000000",
-                   "core.threadgroup_memory_latency_cycles", "must be 1 to 65536");
+    expect_refused(run + "core.timing.threadgroup_load.latency=4000000000",
+                   "core.timing.threadgroup_load.latency", "must be");
     // These two were an internal error (out of memory, a model's own limit).
     expect_refused(run + "memory.l2.mshrs=4000000000", "memory.l2.mshrs", "must be 1 to 4096");
     expect_refused(run + "core.register_cache.entries=4000000000", "core.register_cache.entries",
@@ -392,4 +392,88 @@ TEST_CASE("bad inputs: kernel import checks the attributes it writes, as the ker
     // not load.
     expect_refused("kernel import " + bad("import_exec_levels.dis"), "import_exec_levels.dis:2",
                    "bad n=");
+}
+
+// --- 7. config keys that do nothing ----------------------------------------
+
+// Overrides that make a run stop mid-way: the first instruction fetch waits
+// on DRAM longer than the deadlock detector allows.
+const std::string kSlowerThanDetector =
+    " --set core.deadlock_cycles=1000 --set memory.dram.latency_ns=2000";
+
+TEST_CASE("bad inputs: the number of wait slots is the ISA's, not a config key") {
+    // core.wait_slots changed nothing: the encoding has 2 slots, and traces
+    // and kernels are checked against them whatever the key said.
+    expect_refused("config show m1 --set core.wait_slots=4", "core.wait_slots", "unknown key");
+    const fs::path trace =
+        write_file("slot2.trace",
+                   "agxsim-trace 1\nkernel name=slot2\n"
+                   "launch threads_per_threadgroup=32 threadgroups=1 registers=16 "
+                   "threadgroup_memory=0\nsimd 0\n"
+                   "  device_load r4, u0_u1 slot=2 size=32 addr=0x10000+4*lane\n"
+                   "  wait 0\nend\n");
+    expect_refused("run -q " + trace.string(), "slot2.trace:5", "slot");
+}
+
+// --- 8. operand widths --------------------------------------------------------
+
+TEST_CASE("bad inputs: a 32-bit operand is one register, not the halves of two") {
+    expect_refused("run -q " + bad("operand_straddle.trace"), "operand_straddle.trace:8",
+                   "a 32-bit operand is one register, not the halves of two");
+    // Memory data may still be a run of halves.
+    const fs::path trace =
+        write_file("halves_data.trace",
+                   "agxsim-trace 1\nkernel name=halves_data\n"
+                   "launch threads_per_threadgroup=32 threadgroups=1 registers=8 "
+                   "threadgroup_memory=0\nsimd 0\n"
+                   "  device_load r0h_r1l, u0_u1 slot=0 size=32 addr=0x10000+4*lane\n"
+                   "  wait 0\nend\n");
+    const Result r = agxsim_within(120, "run -q " + trace.string());
+    INFO(r.err);
+    CHECK(r.code == 0);
+}
+
+// --- 9. small ones ------------------------------------------------------------
+
+TEST_CASE("bad inputs: a repeat count beyond its limit names the limit") {
+    expect_refused("run -q " + bad("repeat_too_many.trace"), "repeat_too_many.trace:7",
+                   "(expected 1 to 4294967295)");
+}
+
+TEST_CASE("bad inputs: a run stopped by an error prints the error alone") {
+    // A deadlock found mid-run (instruction fetches from a DRAM slower than
+    // the detector's threshold): SystemC's "Simulation stopped by user" note
+    // was a second line, on stdout, even with -q.
+    for (const std::string quiet : {"-q ", ""}) {
+        const Result r = agxsim_within(120, "run " + quiet + kStatsTrace + kSlowerThanDetector);
+        INFO(quiet << "\nstdout: " << r.out << "\nstderr: " << r.err);
+        CHECK(r.code != 0);
+        CHECK(r.err.find("deadlock at cycle") != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK(r.out.find("stopped by user") == std::string::npos);
+        CHECK(r.err.find("stopped by user") == std::string::npos);
+        if (!quiet.empty()) CHECK(r.out.empty());
+    }
+}
+
+TEST_CASE("bad inputs: validate fails when its simulations fail") {
+    // Every simulation stopped by the deadlock detector: validate printed its
+    // table and exited 0. The memory points run measured or not, and a
+    // failure among them is a failure too (it was counted as "not measured").
+    const std::string file = std::string(AGX_SOURCE_DIR) + "/validation/data/memory_m1.json";
+    const fs::path report = scratch() / "failed_report";
+    fs::remove_all(report);
+    const Result r = agxsim_within(300, "validate -c m1 -m " + file + " --only pointer_chase/1" +
+                                            kSlowerThanDetector + " --report " + report.string());
+    INFO("stdout: " << r.out.substr(0, 3000) << "\nstderr: " << r.err);
+    CHECK(r.code == 3);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find("failed") != std::string::npos);
+    CHECK(r.out.find(" failed ") != std::string::npos);
+    CHECK(r.out.find("(simulation failed: ") != std::string::npos);
+    // The report is written whole, and counts them.
+    const auto summary = nlohmann::json::parse(slurp(report / "summary.json"));
+    INFO(summary.dump());
+    CHECK(summary.dump().find("\"failed\":0") == std::string::npos);
+    CHECK(summary.dump().find("\"failed\":") != std::string::npos);
 }

@@ -73,22 +73,23 @@ void summarise(ValidationReport& report) {
         if (!row.unsupported.empty()) {
             row.note = row.unsupported;
             ++report.unsupported;
+        } else if (row.ran && !row.simulated.error.empty()) {
+            // Unmeasured memory points run too: a failure there is a failure.
+            row.note = "simulation failed: " + row.simulated.error;
+            ++report.failed;
         } else if (!m.value) {
             row.note = "not measured";
             ++report.not_measured;
         } else if (!m.qualifier.empty()) {
             row.note = "bound or approximation (" + m.raw + ")";
             ++report.not_exact;
-        } else if (!row.simulated.error.empty()) {
-            row.note = "simulation failed: " + row.simulated.error;
-            ++report.failed;
         } else if (m.kind == FigureKind::Control) {
             row.note = "calibration input (the kernel's fixed cost)";
             ++report.calibration;
         } else {
             row.included = true;
         }
-        if (m.value && row.simulated.error.empty())
+        if (m.value && row.ran && row.simulated.error.empty())
             row.error_percent = percent_error(row.simulated.value, *m.value);
         if (!row.included) continue;
         sim.push_back(row.simulated.value);
@@ -131,10 +132,12 @@ void print_table(std::ostream& out, const ValidationReport& report) {
         const Measurement& m = row.measured;
         out << std::left << std::setw(64) << m.id << std::right << std::setw(10)
             << (m.raw.empty() ? std::string("-") : m.raw) << std::setw(11)
-            << (row.simulated.error.empty() ? fixed(row.simulated.value, 2) : std::string("failed"))
+            << (!row.ran                      ? std::string("-")
+                : row.simulated.error.empty() ? fixed(row.simulated.value, 2)
+                                              : std::string("failed"))
             << std::setw(9)
-            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 1)
-                                                       : std::string("-"));
+            << (m.value && row.ran && row.simulated.error.empty() ? fixed(row.error_percent, 1)
+                                                                  : std::string("-"));
         if (!row.note.empty()) out << "  (" << row.note << ")";
         out << "\n";
     }
@@ -195,9 +198,10 @@ void write_report(const std::string& dir, const ValidationReport& report) {
         csv << csv_quote(m.id) << "," << figure_kind_name(m.kind) << "," << m.chip << ","
             << csv_quote(m.benchmark.body_label()) << "," << (m.value ? fixed(*m.value, 4) : "")
             << "," << csv_quote(m.qualifier) << ","
-            << (row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "") << ","
-            << (m.value && row.simulated.error.empty() ? fixed(row.error_percent, 3) : "") << ","
-            << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
+            << (row.ran && row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "") << ","
+            << (m.value && row.ran && row.simulated.error.empty() ? fixed(row.error_percent, 3)
+                                                                  : "")
+            << "," << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
     }
     write_file_atomically(dir + "/results.csv", csv.str());
 

@@ -17,6 +17,7 @@ namespace agx::validation {
 struct ValidationRow {
     Measurement measured;
     SimulatedFigure simulated;
+    bool ran = false;         // simulated: `simulated` holds its figure or its error
     bool included = false;    // counts in the statistics
     std::string unsupported;  // why the model cannot simulate it ("unsupported: ..."), if so
     std::string fitted;  // the config key set from this figure, if one was (a calibration input)

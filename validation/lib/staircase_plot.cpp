@@ -135,7 +135,7 @@ std::vector<std::string> write_memory_plots(const std::string& dir,
             if (plot.kind != m.kind) continue;
             const std::string kind = memory_kind_name(m.benchmark.memory->kind);
             const double footprint = static_cast<double>(m.benchmark.memory->footprint_bytes);
-            if (row.simulated.error.empty()) {
+            if (row.ran && row.simulated.error.empty()) {
                 FootprintSeries& s = plot.series["1 " + kind + " simulated"];
                 s.name = kind + " simulated";
                 s.points.push_back({footprint, row.simulated.value, true});
