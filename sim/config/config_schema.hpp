@@ -21,7 +21,6 @@ void visit_cache(const std::string& at, Cache& c, Visit& v) {
     v(at + ".hit_latency_cycles", c.hit_latency_cycles);
     v(at + ".bytes_per_cycle", c.bytes_per_cycle);
     v(at + ".mshrs", c.mshrs);
-    v(at + ".prefetch_lines", c.prefetch_lines);
     v(at + ".replacement", c.replacement);
 }
 
@@ -42,10 +41,8 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.max_resident_simds", k.max_resident_simds);
     v("core.max_threads_per_threadgroup", k.max_threads_per_threadgroup);
     v("core.threadgroup_memory_bytes", k.threadgroup_memory_bytes);
-    v("core.threadgroup_memory_latency_cycles", k.threadgroup_memory_latency_cycles);
     v("core.threadgroup_memory_banks", k.threadgroup_memory_banks);
     v("core.threadgroup_memory_bank_bytes", k.threadgroup_memory_bank_bytes);
-    v("core.wait_slots", k.wait_slots);
     v("core.max_outstanding_per_slot", k.max_outstanding_per_slot);
     v("core.sfu_lanes", k.sfu_lanes);
     v("core.scheduler_policy", k.scheduler_policy);
@@ -65,9 +62,12 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.replacement", k.register_cache.replacement);
     v("core.register_cache.forwarding", k.register_cache.forwarding);
     v("core.register_cache.write_latency", k.register_cache.write_latency);
+    // Only the core's caches prefetch: the shared levels have no prefetcher.
     visit_cache("core.l1d", k.l1d, v);
+    v("core.l1d.prefetch_lines", k.l1d.prefetch_lines);
     v("core.l1d.write_policy", k.l1d.write_policy);
     visit_cache("core.icache", k.icache, v);
+    v("core.icache.prefetch_lines", k.icache.prefetch_lines);
     for (auto& [cls, t] : k.timing) {
         v("core.timing." + cls + ".issue_interval", t.issue_interval);
         v("core.timing." + cls + ".dispatch_cycles", t.dispatch_cycles);

@@ -52,7 +52,7 @@ struct CacheConfig {
     std::uint32_t hit_latency_cycles = 0;
     std::uint32_t bytes_per_cycle = 0;  // port bandwidth
     std::uint32_t mshrs = 0;            // outstanding misses (0 where unused)
-    std::uint32_t prefetch_lines = 0;   // next lines requested ahead of each access (0: none)
+    std::uint32_t prefetch_lines = 0;   // core caches only: next lines requested ahead (0: none)
     std::string replacement;            // policy name
     // core.l1d only: "write_through" (stores go to the L2, no allocation) or
     // "write_back" (stores allocate; dirty lines are written back on eviction).
@@ -71,11 +71,9 @@ struct CoreConfig {
     std::uint32_t simd_width = 0;
     std::uint32_t max_resident_simds = 0;  // per core
     std::uint32_t max_threads_per_threadgroup = 0;
-    std::uint32_t threadgroup_memory_bytes = 0;  // per core
-    std::uint32_t threadgroup_memory_latency_cycles = 0;
+    std::uint32_t threadgroup_memory_bytes = 0;       // per core
     std::uint32_t threadgroup_memory_banks = 32;      // banks serving one access per cycle each
     std::uint32_t threadgroup_memory_bank_bytes = 4;  // width of one bank
-    std::uint32_t wait_slots = 0;
     std::uint32_t max_outstanding_per_slot = 0;
     std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
     std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first",

@@ -67,6 +67,7 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
                        info.is_wait, info.is_barrier, info.is_atomic, info.is_store};
         if (info.memory == isa::MemorySpace::Device)
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
+        if (info.is_barrier) barrier_latency_ = std::max<Cycle>(1, it->second.latency);
     }
     for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
 }
@@ -214,9 +215,9 @@ void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
         // later group's: only this group's own take part.
         if (o.active && o.at_barrier && o.group_slot == slot) {
             o.at_barrier = false;
-            o.earliest = now + 1;
+            o.earliest = now + barrier_latency_;
             pools_[o.scheduler].arrive(o.sched_slot);
-            wakeups_[o.scheduler].sleep_until(o.sched_slot, now + 1);
+            wakeups_[o.scheduler].sleep_until(o.sched_slot, now + barrier_latency_);
             quiet_until_[o.scheduler] = 0;
         }
     }
@@ -402,7 +403,9 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     if (observer_) observer_->issued(record);
 
     s.stream->advance();
-    load_head(s, id, now + 1);
+    // A control instruction writes no register: its latency is the wait
+    // before the simd's next instruction (after a taken branch, a wait, ...).
+    load_head(s, id, now + (info.unit == Unit::Control ? std::max<Cycle>(1, t.latency) : 1));
     if (info.is_barrier && s.active) {
         GroupSlot& g = group_slots_[s.group_slot];
         s.at_barrier = true;

@@ -180,6 +180,9 @@ class CoreEngine {
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started
     LsuWaiters lsu_waiters_;
     unsigned icache_line_shift_ = 0;  // log2 of the I-cache line size
+    // From the last simd's arrival at a barrier to the others' resuming: the
+    // barrier class's latency.
+    Cycle barrier_latency_ = 1;
     Cycle lsu_lead_ = 0;  // the longest device-memory class latency: issue to reaching the unit
     bool admit_pending_ = true;
     bool admitted_this_step_ = false;

@@ -23,7 +23,6 @@ inline CoreConfig small_core() {
     c.max_resident_simds = 96;
     c.max_threads_per_threadgroup = 1024;
     c.threadgroup_memory_bytes = 60 * 1024;
-    c.wait_slots = 2;
     c.max_outstanding_per_slot = 8;
     c.sfu_lanes = 32;
     c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {256, 384}}};
