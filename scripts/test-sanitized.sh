@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs the unit and CLI tests under AddressSanitizer and
+# UndefinedBehaviorSanitizer (docs/testing.md), and each fuzz target briefly.
+#
+#   scripts/test-sanitized.sh [FUZZ_SECONDS]
+#
+# It installs clang and libFuzzer (scripts/setup-deps.sh with
+# AGXSIM_FUZZ_DEPS=1) and builds into build-fuzz/
+# ($AGXSIM_FUZZ_BUILD_DIR), the fuzz build of scripts/fuzz.sh, which holds
+# agxsim and the test suites too; then runs the unit and CLI tests there and
+# every fuzz target for FUZZ_SECONDS (default 20; 0 skips fuzzing). Without
+# them (apt could not install them) it builds with g++ and -DAGXSIM_SANITIZE=ON into build-asan/ and runs
+# the same tests, without fuzzing.
+#
+# Left out, because under the sanitizers they take minutes each and run
+# nothing the other tests do not: the shipped-data validation guards
+# (`cli: validate m1-max on the shipped data`, the quad-group tables, a14),
+# the sweep study of docs/sweeps.md and the sweeps resumed after a kill.
+# The unsanitized suite (scripts/test.sh) runs them.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+fuzz_seconds="${1:-20}"
+case "$fuzz_seconds" in
+    '' | *[!0-9]*)
+        echo "usage: scripts/test-sanitized.sh [FUZZ_SECONDS]" >&2
+        exit 2
+        ;;
+esac
+AGXSIM_FUZZ_DEPS=1 bash "$root/scripts/setup-deps.sh"
+
+probe_dir="$(mktemp -d)"
+trap 'rm -rf "$probe_dir"' EXIT
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' \
+    >"$probe_dir/probe.cpp"
+if command -v clang++ >/dev/null 2>&1 &&
+    clang++ -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cpp" -o "$probe_dir/probe" \
+        >/dev/null 2>&1; then
+    build="${AGXSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+        CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_CXX_FLAGS=-gline-tables-only -DAGXSIM_FUZZ=ON >/dev/null
+    fi
+    fuzz=1
+else
+    echo "sanitized tests: clang with libFuzzer is not installed: g++ build, no fuzzing"
+    build="${AGXSIM_ASAN_BUILD_DIR:-$root/build-asan}"
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+        cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_CXX_FLAGS=-g1 -DAGXSIM_SANITIZE=ON >/dev/null
+    fi
+    fuzz=0
+fi
+cmake --build "$build" -j"$(nproc)" --target agxsim agx_unit_tests agx_cli_tests
+
+# A leak or undefined behaviour fails the test that ran into it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+status=0
+(cd "$build" && ctest -j"$(nproc)" --output-on-failure --timeout 900 -R '^(unit|cli):' \
+    -E 'on the shipped data|on the quad-group tables|validate a14|docs/sweeps.md|resume after') || status=$?
+
+if [ "$fuzz" -eq 1 ] && [ "$fuzz_seconds" -gt 0 ]; then
+    AGXSIM_FUZZ_BUILD_DIR="$build" AGXSIM_FUZZ_JOBS="$(nproc)" \
+        bash "$root/scripts/fuzz.sh" "$fuzz_seconds" || status=1
+fi
+exit "$status"
