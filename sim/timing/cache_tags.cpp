@@ -31,10 +31,6 @@ CacheTags::CacheTags(const CacheConfig& cfg)
     }
 }
 
-bool CacheTags::access(std::uint64_t address) {
-    return lookup(address, true, false, true).hit;
-}
-
 TagResult CacheTags::access(std::uint64_t address, bool dirty, bool allocate) {
     return lookup(address, true, dirty, allocate);
 }

@@ -27,10 +27,7 @@ class CacheTags {
   public:
     explicit CacheTags(const CacheConfig& cfg);
 
-    // Looks the line holding `address` up; on a miss, allocates it (evicting
-    // the least recently used way). Returns true on a hit.
-    bool access(std::uint64_t address);
-    // The general lookup: a hit or, with `allocate`, a fill of the line; a
+    // The lookup: a hit or, with `allocate`, a fill of the line; a
     // write (`dirty`) leaves the line dirty, so that its eviction reports a
     // write-back. A newly allocated line is ready at cycle 0 until the owner
     // sets *ready.

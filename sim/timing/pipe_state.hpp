@@ -22,7 +22,6 @@ class PipeState {
         ++issued_[scheduler];
         busy_cycles_ += interval;
     }
-    std::uint64_t issued(unsigned scheduler) const { return issued_[scheduler]; }
     std::uint64_t issued_total() const {
         std::uint64_t n = 0;
         for (auto v : issued_) n += v;

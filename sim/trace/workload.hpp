@@ -23,8 +23,9 @@ struct Launch {
     std::uint32_t threadgroup_memory_bytes = 0;  // per threadgroup
     // Each threadgroup's fixed cost, from its launch until its simds can
     // issue (dispatch, argument loads, barriers), when the workload knows it:
-    // a benchmark carries what its control group measured. It is latency:
-    // the other resident threadgroups issue meanwhile. 0 for traces.
+    // a benchmark carries what its control group measured, and a trace's
+    // launch may give it (`overhead=`). It is latency: the other resident
+    // threadgroups issue meanwhile. 0: none.
     std::uint32_t overhead_cycles = 0;
     // Bytes of the kernel's code (from pc 0) already in the L2 when the run
     // starts: a benchmark measured over many waves finds its code there,

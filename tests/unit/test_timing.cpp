@@ -189,12 +189,14 @@ TEST_CASE("register cache: a 16-bit register takes an entry of its own unless ha
 TEST_CASE("cache tags: LRU within a set") {
     CacheConfig cfg{256, 128, 2, 1, 64, 1, 0, "lru"};  // one set, two ways
     CacheTags tags(cfg);
-    CHECK_FALSE(tags.access(0));
-    CHECK_FALSE(tags.access(128));
-    CHECK(tags.access(0));
-    CHECK_FALSE(tags.access(256));  // evicts 128, the least recently used
-    CHECK(tags.access(0));
-    CHECK_FALSE(tags.access(128));
+    // A read that allocates on a miss, as the caches look their lines up.
+    auto read = [&](std::uint64_t address) { return tags.access(address, false, true).hit; };
+    CHECK_FALSE(read(0));
+    CHECK_FALSE(read(128));
+    CHECK(read(0));
+    CHECK_FALSE(read(256));  // evicts 128, the least recently used
+    CHECK(read(0));
+    CHECK_FALSE(read(128));
 }
 
 TEST_CASE("occupancy rule limits residency by registers, threadgroup memory and simds") {
