@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace agx {
@@ -52,7 +53,9 @@ class RoundRobinPolicy : public IssuePolicy {
 inline std::unique_ptr<IssuePolicy> make_issue_policy(const std::string& name) {
     if (name == "round_robin") return std::make_unique<RoundRobinPolicy>();
     if (name == "complex_first") return std::make_unique<ComplexFirstPolicy>();
-    return std::make_unique<GreedyPolicy>();  // "greedy"; configs are validated before
+    if (name == "greedy") return std::make_unique<GreedyPolicy>();
+    // Config validation admits only the names above: another is a bug here.
+    throw std::logic_error("no issue policy named '" + name + "'");
 }
 
 }  // namespace agx
