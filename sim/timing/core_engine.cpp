@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
-#include "sim/timing/memory_fault.hpp"
+#include "sim/trace/memory_fault.hpp"
 
 namespace agx {
 

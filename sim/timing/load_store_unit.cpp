@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/timing/memory_fault.hpp"
+#include "sim/trace/memory_fault.hpp"
 
 namespace agx {
 

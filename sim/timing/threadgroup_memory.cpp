@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "sim/timing/memory_fault.hpp"
+#include "sim/trace/memory_fault.hpp"
 
 namespace agx {
 

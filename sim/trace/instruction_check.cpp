@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "sim/timing/memory_fault.hpp"
+#include "sim/trace/memory_fault.hpp"
 
 namespace agx::trace_detail {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "sim/timing/memory_fault.hpp"
 #include "sim/trace/instruction_check.hpp"
 #include "sim/trace/kernel_name.hpp"
+#include "sim/trace/memory_fault.hpp"
 #include "sim/trace/trace_parse.hpp"
 
 namespace agx::trace_detail {

@@ -11,9 +11,9 @@
 #include "sim/timing/cache_tags.hpp"
 #include "sim/timing/dram_timing.hpp"
 #include "sim/timing/load_store_unit.hpp"
-#include "sim/timing/memory_fault.hpp"
 #include "sim/timing/miss_tracker.hpp"
 #include "sim/timing/threadgroup_memory.hpp"
+#include "sim/trace/memory_fault.hpp"
 #include "sim/trace/program_workload.hpp"
 #include "validation/lib/cyclic_permutation.hpp"
 
