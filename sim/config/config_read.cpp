@@ -95,6 +95,18 @@ std::optional<std::string> parse(const json& v, std::string& out) {
     return std::nullopt;
 }
 
+// A choice by name (sim/config/policies.hpp).
+template <class E, std::enable_if_t<is_policy<E>::value, int> = 0>
+std::optional<std::string> parse(const json& v, E& out) {
+    if (!v.is_string()) return "expected a string, got " + describe(v);
+    const std::string name = v.get<std::string>();
+    const std::optional<E> value = policy_from_name<E>(name);
+    if (!value)
+        return "unknown name '" + name + "' (expected one of: " + policy_name_list<E>() + ")";
+    out = *value;
+    return std::nullopt;
+}
+
 std::optional<std::string> parse(const json& v, std::vector<OccupancyStep>& out) {
     const std::string shape = "expected a list of {\"halves\": N, \"threads\": N}";
     if (!v.is_array()) return shape + ", got " + describe(v);

@@ -18,6 +18,10 @@ nlohmann::json to_json_value(double v) {
 nlohmann::json to_json_value(const std::string& v) {
     return v;
 }
+template <class E, std::enable_if_t<is_policy<E>::value, int> = 0>
+nlohmann::json to_json_value(E value) {
+    return std::string(policy_name(value));
+}
 nlohmann::json to_json_value(const std::vector<OccupancyStep>& steps) {
     nlohmann::json out = nlohmann::json::array();
     for (const OccupancyStep& s : steps)

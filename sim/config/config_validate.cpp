@@ -17,15 +17,8 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-// Names a model knows. A name outside these is a typo, not a new policy.
+// Families a model knows (policies are checked as they are read: policies.hpp).
 const char* const kFamilies[] = {"apple7", "apple8"};
-const char* const kPolicies[] = {"lru", "fifo", "random"};
-const char* const kSchedulerPolicies[] = {"greedy", "complex_first", "round_robin"};
-const char* const kWritePolicies[] = {"write_through", "write_back"};
-const char* const kSharings[] = {"scheduler", "simd"};
-const char* const kHalfRegisters[] = {"own_entry", "share_entry"};
-const char* const kSimdPlacements[] = {"rotate", "fill"};
-const char* const kForwardings[] = {"always", "same_simd"};
 
 bool is_pow2(u64 v) {
     return v != 0 && (v & (v - 1)) == 0;
@@ -107,7 +100,6 @@ void check_cache(Checker& c, const std::string& at, const CacheConfig& k, bool t
     c.within(at + ".bytes_per_cycle", k.bytes_per_cycle, 1, 4096);
     c.within(at + ".mshrs", k.mshrs, takes_misses ? 1 : 0, 4096);
     if (at.rfind("core.", 0) == 0) c.within(at + ".prefetch_lines", k.prefetch_lines, 0, 64);
-    c.one_of(at + ".replacement", k.replacement, kPolicies);
 }
 
 void check_register_file(Checker& c, const CoreConfig& k) {
@@ -201,14 +193,13 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.at_least("core.sfu_lanes", k.sfu_lanes, 1);
     if (!c.ok()) return;
     check_register_file(c, k);
-    c.one_of("core.register_cache.sharing", k.register_cache.sharing, kSharings);
     // A simd's partition never needs more entries than a thread has
     // registers, nor a scheduler's cache more than its simds have; the model
     // numbers a scheduler's entries in 16 bits.
     {
         const u64 simds = k.max_resident_simds / std::max<std::uint32_t>(1, k.schedulers);
         const u64 per_simd = k.register_file.max_halves_per_thread;
-        const bool partitioned = k.register_cache.sharing == "simd";
+        const bool partitioned = k.register_cache.sharing == RegisterCacheSharing::Simd;
         c.within("core.register_cache.entries", k.register_cache.entries, 1,
                  std::min<u64>(partitioned ? per_simd : per_simd * simds, 0xfffe));
         if (partitioned && u64(k.register_cache.entries) * simds >= 0xffff)
@@ -220,18 +211,12 @@ void check_core(Checker& c, const CoreConfig& k) {
     c.within("core.register_cache.file_read_latency", k.register_cache.file_read_latency, 0, 64);
     c.within("core.register_cache.file_read_latency_16bit",
              k.register_cache.file_read_latency_16bit, 0, 64);
-    c.one_of("core.register_cache.half_registers", k.register_cache.half_registers, kHalfRegisters);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
-    c.one_of("core.register_cache.replacement", k.register_cache.replacement, kPolicies);
-    c.one_of("core.register_cache.forwarding", k.register_cache.forwarding, kForwardings);
     c.within("core.register_cache.write_latency", k.register_cache.write_latency, 0, 64);
-    c.one_of("core.scheduler_policy", k.scheduler_policy, kSchedulerPolicies);
-    c.one_of("core.simd_placement", k.simd_placement, kSimdPlacements);
     // At most a scheduler's share of the resident simds (0: no pool).
     c.within("core.active_simds", k.active_simds, 0,
              k.max_resident_simds / std::max<std::uint32_t>(1, k.schedulers));
     check_cache(c, "core.l1d", k.l1d, true);
-    c.one_of("core.l1d.write_policy", k.l1d.write_policy, kWritePolicies);
     check_cache(c, "core.icache", k.icache, false);
     // Exactly the catalogue's timing classes: an instruction without timing
     // cannot issue, and an extra class is a misspelt one.

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/policies.hpp"
+
 namespace agx {
 
 // One row of the occupancy rule: with up to `halves` 16-bit half-registers per
@@ -29,19 +31,16 @@ struct RegisterFileConfig {
 // The scheduler's operand cache in front of the register file (shared by its
 // simds, or a partition per simd).
 struct RegisterCacheConfig {
-    std::string sharing;                  // "scheduler" (one cache) or "simd" (a partition each)
-    std::uint32_t entries = 0;            // 32-bit registers held, per scheduler or per simd
-    std::uint32_t file_read_ports = 0;    // register-file reads (32-bit) per cycle
-    std::uint32_t file_read_latency = 0;  // cycles from a miss's read to its operand
+    RegisterCacheSharing sharing = RegisterCacheSharing::Scheduler;
+    std::uint32_t entries = 0;                  // 32-bit registers held, per scheduler or per simd
+    std::uint32_t file_read_ports = 0;          // register-file reads (32-bit) per cycle
+    std::uint32_t file_read_latency = 0;        // cycles from a miss's read to its operand
     std::uint32_t file_read_latency_16bit = 0;  // the same when every missed operand is 16-bit
-    std::string half_registers;  // "own_entry" (a 16-bit register takes an entry) or "share_entry"
-                                 // (both halves of a 32-bit register share one)
-    std::string replacement;     // policy name, e.g. "lru"
-    // "always": every result is forwarded to its consumers; "same_simd": only
-    // to instructions the scheduler issues from the same simd with no other
-    // simd's in between, the others reading it from the cache
+    HalfRegisters half_registers = HalfRegisters::OwnEntry;
+    Replacement replacement = Replacement::Lru;
+    // Consumers that do not get a result forwarded read it from the cache
     // `write_latency` cycles after it is ready (sim/timing/forwarding.hpp).
-    std::string forwarding = "always";
+    ForwardingPolicy forwarding = ForwardingPolicy::Always;
     std::uint32_t write_latency = 0;
 };
 
@@ -53,10 +52,8 @@ struct CacheConfig {
     std::uint32_t bytes_per_cycle = 0;  // port bandwidth
     std::uint32_t mshrs = 0;            // outstanding misses (0 where unused)
     std::uint32_t prefetch_lines = 0;   // core caches only: next lines requested ahead (0: none)
-    std::string replacement;            // policy name
-    // core.l1d only: "write_through" (stores go to the L2, no allocation) or
-    // "write_back" (stores allocate; dirty lines are written back on eviction).
-    std::string write_policy = "write_through";
+    Replacement replacement = Replacement::Lru;
+    WritePolicy write_policy = WritePolicy::WriteThrough;  // core.l1d only
 };
 
 // How one class of instructions times on its pipeline.
@@ -75,13 +72,9 @@ struct CoreConfig {
     std::uint32_t threadgroup_memory_banks = 32;      // banks serving one access per cycle each
     std::uint32_t threadgroup_memory_bank_bytes = 4;  // width of one bank
     std::uint32_t max_outstanding_per_slot = 0;
-    std::uint32_t sfu_lanes = 0;   // shared by the core's schedulers
-    std::string scheduler_policy;  // which ready simd a scheduler picks: "greedy", "complex_first",
-                                   // "round_robin"
-    // Which scheduler each simd of a new threadgroup runs on: "rotate" (the
-    // k-th threadgroup's simd i on scheduler (k + i) mod schedulers) or
-    // "fill" (the lowest free slot; slot s on scheduler s mod schedulers).
-    std::string simd_placement = "fill";
+    std::uint32_t sfu_lanes = 0;  // shared by the core's schedulers
+    SchedulerPolicy scheduler_policy = SchedulerPolicy::Greedy;
+    SimdPlacement simd_placement = SimdPlacement::Fill;
     // Simds per scheduler in a two-level scheduler's active pool, the only
     // ones it issues from (0: every resident simd).
     std::uint32_t active_simds = 0;

@@ -18,7 +18,7 @@ CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const
                          1 +
                          (cfg.line_bytes + std::max(1u, cfg.bytes_per_cycle) - 1) /
                              std::max(1u, cfg.bytes_per_cycle)),
-      write_back_(cfg.write_policy == "write_back"),
+      write_back_(cfg.write_policy == WritePolicy::WriteBack),
       line_(cfg.line_bytes) {}
 
 Cycle CoreCache::transport(tlm::tlm_command cmd, std::uint64_t address, std::uint32_t bytes,

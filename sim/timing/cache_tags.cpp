@@ -23,7 +23,7 @@ CacheTags::CacheTags(const CacheConfig& cfg)
       last_use_(sets_ * ways_, 0),
       ready_(sets_ * ways_, 0),
       dirty_(sets_ * ways_, false),
-      victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)) {
+      victims_(cfg.replacement) {
     if (is_pow2(line_bytes_) && line_bytes_ > 1) line_shift_ = log2_of(line_bytes_);
     if (is_pow2(sets_) && sets_ > 1) {
         set_mask_ = sets_ - 1;

@@ -164,7 +164,7 @@ class CoreEngine {
     std::vector<std::int32_t> complex_heads_;
     std::unique_ptr<IssuePolicy> policy_;
     bool complex_first_;                     // policy_->complex_first(), which every look asks
-    bool rotate_placement_;                  // core.simd_placement is "rotate"
+    bool rotate_placement_;                  // core.simd_placement is rotate
     std::uint32_t admitted_groups_ = 0;      // threadgroups admitted so far (placement's rotation)
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up

@@ -1,13 +1,14 @@
 // Which ready simd a scheduler picks: the scheduler scans its simds in a
 // circle, in the order of their slots (simd id / schedulers), starting where
 // the policy says, and issues from the first ready one.
-// Policies are chosen by name in the config (core.scheduler_policy).
+// The config chooses one (core.scheduler_policy: sim/config/policies.hpp).
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
-#include <string>
+
+#include "sim/config/policies.hpp"
 
 namespace agx {
 
@@ -50,12 +51,16 @@ class RoundRobinPolicy : public IssuePolicy {
     std::size_t next_start(std::size_t last_issued) const override { return last_issued + 1; }
 };
 
-inline std::unique_ptr<IssuePolicy> make_issue_policy(const std::string& name) {
-    if (name == "round_robin") return std::make_unique<RoundRobinPolicy>();
-    if (name == "complex_first") return std::make_unique<ComplexFirstPolicy>();
-    if (name == "greedy") return std::make_unique<GreedyPolicy>();
-    // Config validation admits only the names above: another is a bug here.
-    throw std::logic_error("no issue policy named '" + name + "'");
+inline std::unique_ptr<IssuePolicy> make_issue_policy(SchedulerPolicy policy) {
+    switch (policy) {
+        case SchedulerPolicy::Greedy:
+            return std::make_unique<GreedyPolicy>();
+        case SchedulerPolicy::ComplexFirst:
+            return std::make_unique<ComplexFirstPolicy>();
+        case SchedulerPolicy::RoundRobin:
+            return std::make_unique<RoundRobinPolicy>();
+    }
+    throw std::logic_error("an issue policy without a class");  // -Wswitch names the case
 }
 
 }  // namespace agx

@@ -6,10 +6,10 @@
 namespace agx {
 
 RegisterCache::RegisterCache(const RegisterCacheConfig& cfg)
-    : victims_(replacement_from_name(cfg.replacement.empty() ? "lru" : cfg.replacement)),
-      per_simd_(cfg.sharing == "simd"),
+    : victims_(cfg.replacement),
+      per_simd_(cfg.sharing == RegisterCacheSharing::Simd),
       partition_entries_(cfg.entries),
-      half_own_entry_(cfg.half_registers != "share_entry"),
+      half_own_entry_(cfg.half_registers == HalfRegisters::OwnEntry),
       read_latency_(cfg.file_read_latency),
       read_latency_16_(cfg.file_read_latency_16bit),
       read_halves_per_cycle_(std::max<std::uint32_t>(1, cfg.file_read_ports * 2)) {

@@ -1,27 +1,13 @@
-// Replacement policies shared by the caches and the register cache, chosen
-// by name in the config. Each way keeps one stamp; the policy says when the
-// stamp moves and which way goes.
+// The victim choice of the replacement policies the caches and the register
+// cache share (the policy itself: sim/config/policies.hpp). Each way keeps one
+// stamp; the policy says when the stamp moves and which way goes.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
+
+#include "sim/config/policies.hpp"
 
 namespace agx {
-
-enum class Replacement : std::uint8_t {
-    Lru,     // stamp on every use; evict the oldest stamp
-    Fifo,    // stamp on fill only; evict the oldest fill
-    Random,  // evict a pseudo-random way (xorshift, fixed seed: runs repeat bit for bit)
-};
-
-inline Replacement replacement_from_name(const std::string& name) {
-    if (name == "lru") return Replacement::Lru;
-    if (name == "fifo") return Replacement::Fifo;
-    if (name == "random") return Replacement::Random;
-    throw std::invalid_argument("unknown replacement policy '" + name +
-                                "'");  // configs are validated first
-}
 
 class VictimPicker {
   public:

@@ -158,7 +158,7 @@ TEST_CASE("a write-back L1 writes its dirty lines back when they are evicted") {
 
 TEST_CASE("a write-through L1 sends every store to the L2 and keeps nothing dirty") {
     const MachineConfig m = load_config("m1");
-    REQUIRE(m.core.l1d.write_policy == "write_through");
+    REQUIRE(m.core.l1d.write_policy == WritePolicy::WriteThrough);
     ProgramWorkload w("stores", one_simd(), line_stores(256), 1);
     const RunResult r = simulate(m, w, {});
     const auto& gpu = r.stats.at("gpu");

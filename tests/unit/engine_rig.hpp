@@ -26,10 +26,11 @@ inline CoreConfig small_core() {
     c.max_outstanding_per_slot = 8;
     c.sfu_lanes = 32;
     c.register_file = {208 * 1024, 256, 8, {{104, 1024}, {256, 384}}};
-    c.register_cache = {"scheduler", 6, 2, 0, 0, "share_entry", "lru"};
-    c.scheduler_policy = "greedy";
-    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru", "write_through"};
-    c.icache = {12288, 128, 4, 1, 64, 4, 0, "lru", "write_through"};
+    c.register_cache = {
+        RegisterCacheSharing::Scheduler, 6, 2, 0, 0, HalfRegisters::ShareEntry, Replacement::Lru};
+    c.scheduler_policy = SchedulerPolicy::Greedy;
+    c.l1d = {8192, 128, 4, 4, 64, 16, 0, Replacement::Lru, WritePolicy::WriteThrough};
+    c.icache = {12288, 128, 4, 1, 64, 4, 0, Replacement::Lru, WritePolicy::WriteThrough};
     for (auto name : isa::Catalogue::instance().timing_classes())
         c.timing[std::string(name)] = {1, 1, 2};
     return c;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/catalogue.hpp"
+#include "sim/config/policies.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
 
@@ -102,15 +103,15 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.register_file.occupancy.size() == 10);
         CHECK(c.core.l1d.size_bytes == 8192);
         CHECK(c.core.l1d.line_bytes == 128);
-        CHECK(c.core.register_cache.sharing == "simd");
+        CHECK(c.core.register_cache.sharing == agx::RegisterCacheSharing::Simd);
         CHECK(c.core.register_cache.entries == 22);
         CHECK(c.core.register_cache.file_read_ports == 2);
         CHECK(c.core.register_cache.file_read_latency == 3);
         CHECK(c.core.register_cache.file_read_latency_16bit == 1);
-        CHECK(c.core.register_cache.half_registers == "own_entry");
+        CHECK(c.core.register_cache.half_registers == agx::HalfRegisters::OwnEntry);
         CHECK(c.core.active_simds == 3);
-        CHECK(c.core.simd_placement == "rotate");
-        CHECK(c.core.register_cache.forwarding == "same_simd");
+        CHECK(c.core.simd_placement == agx::SimdPlacement::Rotate);
+        CHECK(c.core.register_cache.forwarding == agx::ForwardingPolicy::SameSimd);
         CHECK(c.core.register_cache.write_latency == 2);
     }
     const agx::MachineConfig max = load_config("m1-max");
@@ -460,7 +461,7 @@ TEST_CASE("overrides given with --set apply with their own source", "[config]") 
         "m1", {"core.l1d.size_bytes=16384", "core.l1d.replacement=fifo",
                "core.timing.f32_arith.issue_interval=2", "clock_ghz=1.5", "name=\"custom\""});
     CHECK(c.core.l1d.size_bytes == 16384);
-    CHECK(c.core.l1d.replacement == "fifo");
+    CHECK(c.core.l1d.replacement == agx::Replacement::Fifo);
     CHECK(c.core.timing.at("f32_arith").issue_interval == 2);
     CHECK(c.core.timing.at("f32_arith").latency == 2);
     CHECK(c.clock_ghz == Approx(1.5));
@@ -533,4 +534,28 @@ TEST_CASE("validate_config checks configs built in code", "[config]") {
     c = load_config("m1");
     c.core.timing["fdiv"] = {};
     expect_error([&] { agx::validate_config(c); }, {"core.timing.fdiv", "unknown timing class"});
+}
+
+namespace {
+template <class E>
+void check_policy_table() {
+    std::set<std::string_view> names;
+    for (const auto& [value, name] : agx::PolicyNames<E>::table) {
+        CHECK(names.insert(name).second);  // a name chooses one value
+        CHECK(agx::policy_from_name<E>(name) == value);
+        CHECK(agx::policy_name(value) == name);
+    }
+    CHECK_FALSE(agx::policy_from_name<E>("no_such_policy").has_value());
+}
+}  // namespace
+
+TEST_CASE("config: each policy's name table reads and writes every value") {
+    check_policy_table<agx::Replacement>();
+    check_policy_table<agx::SchedulerPolicy>();
+    check_policy_table<agx::SimdPlacement>();
+    check_policy_table<agx::RegisterCacheSharing>();
+    check_policy_table<agx::HalfRegisters>();
+    check_policy_table<agx::ForwardingPolicy>();
+    check_policy_table<agx::WritePolicy>();
+    CHECK(agx::policy_name_list<agx::Replacement>() == "lru, fifo, random");
 }

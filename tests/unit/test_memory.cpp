@@ -39,7 +39,7 @@ struct RecordingMemory : MemoryPort {
 
 CoreConfig lsu_core() {
     CoreConfig c;
-    c.l1d = {8192, 128, 4, 4, 64, 16, 0, "lru", "write_through"};
+    c.l1d = {8192, 128, 4, 4, 64, 16, 0, Replacement::Lru, WritePolicy::WriteThrough};
     return c;
 }
 
@@ -113,7 +113,15 @@ TEST_CASE("MSHR file: a miss that finds every entry taken waits for the first to
 
 TEST_CASE("cache tags: dirty lines report their write-back, and lines keep their fill time",
           "[memory]") {
-    CacheConfig cfg{256, 128, 1, 1, 64, 1, 0, "lru", "write_through"};  // 2 sets, direct-mapped
+    CacheConfig cfg{256,
+                    128,
+                    1,
+                    1,
+                    64,
+                    1,
+                    0,
+                    Replacement::Lru,
+                    WritePolicy::WriteThrough};  // 2 sets, direct-mapped
     CacheTags tags(cfg);
     TagResult a = tags.access(0, true, true);  // a write miss allocates a dirty line
     CHECK_FALSE(a.hit);

@@ -103,8 +103,13 @@ TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lane
 }
 
 TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read ports cost cycles") {
-    RegisterCacheConfig cfg{"scheduler",   4,    1, 0, 0,
-                            "share_entry", "lru"};  // one 32-bit read per cycle
+    RegisterCacheConfig cfg{RegisterCacheSharing::Scheduler,
+                            4,
+                            1,
+                            0,
+                            0,
+                            HalfRegisters::ShareEntry,
+                            Replacement::Lru};  // one 32-bit read per cycle
     RegisterCache rc(cfg);
     Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
     CHECK(rc.fetch_operands(0, fma, 0) ==
@@ -119,7 +124,8 @@ TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read por
 }
 
 TEST_CASE("register cache: a partition per simd keeps each simd's registers from the others'") {
-    RegisterCacheConfig cfg{"simd", 2, 2, 0, 0, "share_entry", "lru"};
+    RegisterCacheConfig cfg{
+        RegisterCacheSharing::Simd, 2, 2, 0, 0, HalfRegisters::ShareEntry, Replacement::Lru};
     RegisterCache rc(cfg);
     Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
     rc.fetch_operands(0, add, 0);  // simd 0: r0, r1
@@ -132,7 +138,8 @@ TEST_CASE("register cache: a partition per simd keeps each simd's registers from
     rc.fetch_operands(0, add, 4);
     CHECK(rc.misses() == misses + 4);
 
-    RegisterCacheConfig shared{"scheduler", 2, 2, 0, 0, "share_entry", "lru"};
+    RegisterCacheConfig shared{
+        RegisterCacheSharing::Scheduler, 2, 2, 0, 0, HalfRegisters::ShareEntry, Replacement::Lru};
     RegisterCache one(shared);
     one.fetch_operands(0, add, 0);
     one.fetch_operands(1, add, 1);  // simd 1's r0, r1 evict simd 0's
@@ -141,7 +148,8 @@ TEST_CASE("register cache: a partition per simd keeps each simd's registers from
 }
 
 TEST_CASE("register cache: a miss's operand arrives file_read_latency cycles after its read") {
-    RegisterCacheConfig cfg{"simd", 12, 2, 3, 3, "share_entry", "lru"};
+    RegisterCacheConfig cfg{
+        RegisterCacheSharing::Simd, 12, 2, 3, 3, HalfRegisters::ShareEntry, Replacement::Lru};
     RegisterCache rc(cfg);
     Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
     CHECK(rc.fetch_operands(0, add, 0) == 3);   // two reads fit the issue cycle, then 3 cycles
@@ -154,13 +162,15 @@ TEST_CASE("register cache: a 16-bit register takes an entry of its own unless ha
     // Four 16-bit registers, the halves of r0 and r1, in two entries.
     Instruction lo = make_instruction("fadd16", {reg16(0), reg16(0), reg16(2)});
     Instruction hi = make_instruction("fadd16", {reg16(1), reg16(1), reg16(3)});
-    RegisterCacheConfig own{"simd", 2, 2, 3, 1, "own_entry", "lru"};
+    RegisterCacheConfig own{
+        RegisterCacheSharing::Simd, 2, 2, 3, 1, HalfRegisters::OwnEntry, Replacement::Lru};
     RegisterCache a(own);
     CHECK(a.fetch_operands(0, lo, 0) == 1);   // two 16-bit misses: the 16-bit read latency
     CHECK(a.fetch_operands(0, hi, 10) == 1);  // h1, h3 evict h0, h2
     CHECK(a.fetch_operands(0, lo, 20) == 1);
     CHECK(a.misses() == 6);
-    RegisterCacheConfig share{"simd", 2, 2, 3, 1, "share_entry", "lru"};
+    RegisterCacheConfig share{
+        RegisterCacheSharing::Simd, 2, 2, 3, 1, HalfRegisters::ShareEntry, Replacement::Lru};
     RegisterCache b(share);
     b.fetch_operands(0, lo, 0);  // r0 and r1 now cached, both halves
     CHECK(b.fetch_operands(0, hi, 10) == 0);
@@ -169,13 +179,15 @@ TEST_CASE("register cache: a 16-bit register takes an entry of its own unless ha
     // A cached 32-bit register serves reads of its halves; a cached half
     // does not serve a read of the whole register.
     Instruction whole = make_instruction("fadd32", {reg32(6), reg32(0), reg32(1)});
-    RegisterCache c(RegisterCacheConfig{"simd", 4, 2, 3, 1, "own_entry", "lru"});
+    RegisterCache c(RegisterCacheConfig{RegisterCacheSharing::Simd, 4, 2, 3, 1,
+                                        HalfRegisters::OwnEntry, Replacement::Lru});
     c.fetch_operands(0, whole, 0);  // r0, r1 (and the result r6) cached
     auto misses = c.misses();
     CHECK(c.fetch_operands(0, lo, 10) == 0);  // h0 (in r0), h2 (in r1): hits; writes into r0
     CHECK(c.misses() == misses);
     Instruction half = make_instruction("fadd16", {reg16(10), reg16(10), reg16(10)});
-    RegisterCache d(RegisterCacheConfig{"simd", 4, 2, 3, 1, "own_entry", "lru"});
+    RegisterCache d(RegisterCacheConfig{RegisterCacheSharing::Simd, 4, 2, 3, 1,
+                                        HalfRegisters::OwnEntry, Replacement::Lru});
     d.fetch_operands(0, half, 0);  // h10 alone cached
     misses = d.misses();
     Instruction r5 = make_instruction("fadd32", {reg32(7), reg32(5), reg32(5)});
@@ -187,7 +199,7 @@ TEST_CASE("register cache: a 16-bit register takes an entry of its own unless ha
 }
 
 TEST_CASE("cache tags: LRU within a set") {
-    CacheConfig cfg{256, 128, 2, 1, 64, 1, 0, "lru"};  // one set, two ways
+    CacheConfig cfg{256, 128, 2, 1, 64, 1, 0, Replacement::Lru};  // one set, two ways
     CacheTags tags(cfg);
     // A read that allocates on a miss, as the caches look their lines up.
     auto read = [&](std::uint64_t address) { return tags.access(address, false, true).hit; };
@@ -267,7 +279,7 @@ namespace {
 // Cycles per body per scheduler of FRACT32's shape, at ILP 4 and 88 simds:
 // four integer/complex instructions (a 4-cycle interval, two dispatch
 // cycles) and four FP32 instructions that each depend on one of them.
-double complex_then_dependent(const std::string& policy) {
+double complex_then_dependent(SchedulerPolicy policy) {
     Bench b;
     b.cfg.scheduler_policy = policy;
     b.cfg.timing["imad32"].dispatch_cycles = 2;
@@ -285,8 +297,8 @@ double complex_then_dependent(const std::string& policy) {
 TEST_CASE("engine: complex_first keeps the integer/complex pipe busy where greedy lets it idle") {
     // The pipe's interval bounds the rate at 4 cycles per complex instruction
     // (the FP32 work fits in the free dispatch cycles between).
-    const double greedy = complex_then_dependent("greedy");
-    const double complex_first = complex_then_dependent("complex_first");
+    const double greedy = complex_then_dependent(SchedulerPolicy::Greedy);
+    const double complex_first = complex_then_dependent(SchedulerPolicy::ComplexFirst);
     CHECK(complex_first == Approx(4.0).epsilon(0.03));
     CHECK(greedy > complex_first + 0.2);  // a simd with FP32 work kept the turn
 }
@@ -398,7 +410,7 @@ TEST_CASE("engine: each threadgroup pays the launch overhead, which other thread
 
 namespace {
 // Instructions each scheduler issued for two threadgroups of two simds.
-std::vector<std::uint64_t> issued_per_scheduler(const std::string& placement) {
+std::vector<std::uint64_t> issued_per_scheduler(SimdPlacement placement) {
     Bench b;
     b.cfg.simd_placement = placement;
     ProgramWorkload w("placed", launch(2 * 32, 2),
@@ -413,9 +425,9 @@ std::vector<std::uint64_t> issued_per_scheduler(const std::string& placement) {
 
 TEST_CASE("engine: simd placement fills slots in order or rotates each threadgroup's start") {
     // fill: the second threadgroup goes on where the first stopped.
-    CHECK(issued_per_scheduler("fill") == std::vector<std::uint64_t>{10, 10, 10, 10});
+    CHECK(issued_per_scheduler(SimdPlacement::Fill) == std::vector<std::uint64_t>{10, 10, 10, 10});
     // rotate: the second threadgroup starts one scheduler after the first.
-    CHECK(issued_per_scheduler("rotate") == std::vector<std::uint64_t>{10, 20, 10, 0});
+    CHECK(issued_per_scheduler(SimdPlacement::Rotate) == std::vector<std::uint64_t>{10, 20, 10, 0});
 }
 
 TEST_CASE(
@@ -442,7 +454,7 @@ TEST_CASE(
 
 namespace {
 // The chains with the given forwarding and a 2-cycle register-cache write.
-double chains_rate(unsigned per_scheduler, const std::string& forwarding) {
+double chains_rate(unsigned per_scheduler, ForwardingPolicy forwarding) {
     Bench b;
     b.cfg.register_cache.forwarding = forwarding;
     b.cfg.register_cache.write_latency = 2;
@@ -452,11 +464,11 @@ double chains_rate(unsigned per_scheduler, const std::string& forwarding) {
 
 TEST_CASE("engine: chains taking turns on a scheduler wait for the register cache") {
     // Alone, a chain is forwarded its own results: 3 cycles per instruction.
-    CHECK(chains_rate(1, "same_simd") == Approx(3.0).epsilon(0.02));
+    CHECK(chains_rate(1, ForwardingPolicy::SameSimd) == Approx(3.0).epsilon(0.02));
     // Two chains take turns: each result comes from the cache, 3 + 2 cycles
     // after the previous instruction, two instructions per 5 cycles.
-    CHECK(chains_rate(2, "always") == Approx(1.5).epsilon(0.02));
-    CHECK(chains_rate(2, "same_simd") == Approx(2.5).epsilon(0.02));
+    CHECK(chains_rate(2, ForwardingPolicy::Always) == Approx(1.5).epsilon(0.02));
+    CHECK(chains_rate(2, ForwardingPolicy::SameSimd) == Approx(2.5).epsilon(0.02));
 }
 
 TEST_CASE("engine: a launch overhead longer than the deadlock limit is waited out") {
