@@ -1,6 +1,7 @@
 // The instruction table. Mnemonics follow applegpu (isa-notes.md); where
-// applegpu uses one mnemonic for several widths we add the width as a suffix
-// ("fadd32", "rcp16", "exp2_32") because the widths are timed separately.
+// applegpu uses one mnemonic for several widths the catalogue adds the width
+// as a suffix ("fadd32", "rcp16", "exp2_32") because the widths are timed
+// separately.
 //
 // Naming conventions:
 //   <op>16 / <op>32    operand width of a width-suffixed operation
@@ -14,9 +15,9 @@
 //
 // encoded_bytes is the typical length in applegpu's encodings, which are 2 to
 // 12 bytes in steps of 2 (isa-notes.md, "Encodings are variable length"): most
-// ALU instructions have a short and a long form and we take the form a
-// compiler emits when registers above r31 or uniforms are used. The exact
-// per-opcode figures are our reading of applegpu and are approximate; they
+// ALU instructions have a short and a long form and the catalogue takes the
+// form a compiler emits when registers above r31 or uniforms are used. The
+// exact per-opcode figures are a reading of applegpu and are approximate; they
 // only feed instruction-cache footprint.
 #include <unordered_map>
 

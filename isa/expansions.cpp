@@ -4,7 +4,7 @@
 // Three kinds of entry, told apart by `source`:
 //   "apple-gpu-core.md ..."  documented expansion (the sequence table)
 //   "csv: ..."               a single machine instruction measured as itself
-//   "guess: ..."             our reconstruction, justified by the measured
+//   "guess: ..."             a reconstruction, justified by the measured
 //                            throughput, latency and, where the tables give
 //                            it, code size (a sequence of n instructions
 //                            fills the instruction cache at about 1440 / n
@@ -124,7 +124,7 @@ std::vector<Expansion> build() {
     seq("MATMUL<8x8xF32>", chain({"simd_matrix_fmadd32"}),
         "guess: one 8x8x8 multiply-accumulate instruction");
     // Reductions: a 5-round butterfly over 32 lanes (isa-notes.md: reductions
-    // and prefix operations are sequences; the shape is our guess).
+    // and prefix operations are sequences; the shape is a guess).
     constexpr std::string_view kReduce = "guess: 5-round xor-butterfly (shuffle + op per round)";
     seq("SUM<F16>", rounds(5, {"simd_shuffle_xor", "fadd16"}), kReduce);
     seq("SUM<F32>", rounds(5, {"simd_shuffle_xor", "fadd32"}), kReduce);

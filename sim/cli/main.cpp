@@ -49,7 +49,7 @@ int sc_main(int argc, char* argv[]) {
     }
 }
 
-// Our own main() instead of the kernel's: the kernel prints its banner on
+// agxsim's own main() instead of the kernel's: the kernel prints its banner on
 // start-up unless told not to, and stdout belongs to the summary and to
 // `config show`'s JSON.
 int main(int argc, char* argv[]) {

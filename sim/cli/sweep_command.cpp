@@ -270,8 +270,8 @@ int run_sweep(const RunSweepArgs& args) {
         jobs.push_back({i, point_args(spec, point_at(spec, i))});
     }
 
-    // The scratch files of this results file's points: ours alone while we
-    // hold its lock, so what a killed run left there can go.
+    // The scratch files of this results file's points: this run's alone
+    // while it holds its lock, so what a killed run left there can go.
     pool.scratch_dir =
         args.out + "/scratch/" +
         (sharded ? std::to_string(shard.index) + "-of-" + std::to_string(shard.count) : "local");

@@ -1,9 +1,9 @@
 // Which of one scheduler's simds are worth looking at in a given cycle.
 //
 // A scheduler issues from the first simd, in a circle from where its policy
-// says, whose head can issue. Looking at every resident simd every cycle is
-// what made busy schedulers slow to simulate (88 simds waiting for the shared
-// SFU were each re-examined whenever it freed up). Instead every simd is
+// says, whose head can issue. Looking at every resident simd every cycle
+// would make busy schedulers slow to simulate (88 simds waiting for the
+// shared SFU each re-examined whenever it frees up). Instead every simd is
 // parked where its last evaluation left it, and only the simds that could
 // issue now are candidates:
 //  - ready: a new head, or nothing known yet;

@@ -1,7 +1,7 @@
-// What a fuzzing campaign broke, kept fixed: crashes on deeply nested JSON,
-// a --stats file corrupted by concurrent runs, a hang on a slow DRAM,
-// "internal error" on bad input, numbers that reached the statistics
-// unchecked, and binary traces that `run` took but `trace convert` could not
+// Guards against what fuzzing finds: a crash on deeply nested JSON, a
+// --stats file corrupted by concurrent runs, a hang on a slow DRAM,
+// "internal error" on bad input, numbers that reach the statistics
+// unchecked, and binary traces that `run` takes but `trace convert` cannot
 // write back. Each bad input must give exit 2 and one line naming the file
 // and the key or line, and leave no output file.
 //
@@ -209,7 +209,8 @@ TEST_CASE("bad inputs: rates and latencies outside their physical range are refu
                    "must be 1 to 4096");
     expect_refused(run + "core.timing.threadgroup_load.latency=4000000000",
                    "core.timing.threadgroup_load.latency", "must be");
-    // These two were an internal error (out of memory, a model's own limit).
+    // Without their bounds these two would be an internal error (out of
+    // memory, a model's own limit).
     expect_refused(run + "memory.l2.mshrs=4000000000", "memory.l2.mshrs", "must be 1 to 4096");
     expect_refused(run + "core.register_cache.entries=4000000000", "core.register_cache.entries",
                    "must be 1 to 256");
@@ -443,7 +444,7 @@ TEST_CASE("bad inputs: a repeat count beyond its limit names the limit") {
 TEST_CASE("bad inputs: a run stopped by an error prints the error alone") {
     // A deadlock found mid-run (instruction fetches from a DRAM slower than
     // the detector's threshold): SystemC's "Simulation stopped by user" note
-    // was a second line, on stdout, even with -q.
+    // must not add a second line, on stdout, even with -q.
     for (const std::string quiet : {"-q ", ""}) {
         const Result r = agxsim_within(120, "run " + quiet + kStatsTrace + kSlowerThanDetector);
         INFO(quiet << "\nstdout: " << r.out << "\nstderr: " << r.err);
@@ -457,9 +458,9 @@ TEST_CASE("bad inputs: a run stopped by an error prints the error alone") {
 }
 
 TEST_CASE("bad inputs: validate fails when its simulations fail") {
-    // Every simulation stopped by the deadlock detector: validate printed its
-    // table and exited 0. The memory points run measured or not, and a
-    // failure among them is a failure too (it was counted as "not measured").
+    // Every simulation stopped by the deadlock detector: validate must not
+    // print its table and exit 0. The memory points run measured or not, and
+    // a failure among them is a failure too (not "not measured").
     const std::string file = std::string(AGX_SOURCE_DIR) + "/validation/data/memory_m1.json";
     const fs::path report = scratch() / "failed_report";
     fs::remove_all(report);

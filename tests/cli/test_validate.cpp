@@ -2,8 +2,8 @@
 // the report files checked and the error statistics held to their levels.
 //
 // The thresholds are regression guards at the accuracy the model reaches
-// today (docs/validation.md keeps the history and the targets); a
-// change that makes the model worse against the hardware fails here.
+// (docs/validation.md gives the figures and the targets); a change
+// that makes the model worse against the hardware fails here.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
@@ -149,8 +149,8 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
         CHECK(s.contains(key));
     CHECK(s.at("count").get<int>() >= 300);
     CHECK(s.at("excluded").at("failed") == 0);
-    // Regression guards (today's accuracy plus a small margin).
-    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 2.5);     // 2.14% today
+    // Regression guards (the model's accuracy plus a small margin).
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 2.5);     // 2.14%
     CHECK(s.at("throughput").at("p90_percent").get<double>() <= 8.5);      // 7.63%
     CHECK(s.at("throughput").at("max_percent").get<double>() <= 16.0);     // 14.63%
     CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.99);       // the target
@@ -175,7 +175,7 @@ TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
     const auto s = summary_of(dir);
     INFO(s.dump(2));
     CHECK(s.at("count").get<int>() == 48);
-    // Regression guards at today's accuracy (docs/validation.md: the quad
+    // Regression guards at the model's accuracy (docs/validation.md: the quad
     // reductions' latencies and 16-bit throughputs are not yet modelled).
     CHECK(s.at("throughput").at("mape_percent").get<double>() <= 10.0);
     CHECK(s.at("latency").at("mape_percent").get<double>() <= 25.0);

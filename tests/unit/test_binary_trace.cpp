@@ -404,7 +404,7 @@ TEST_CASE("bad binary files are InputErrors naming the file", "[binary_trace][er
     }
     SECTION("version") {
         std::string b = bytes;
-        b[8] = 1;  // the fixed-width records before version 2
+        b[8] = 1;  // version 1: fixed-width records
         expect_error(b, "binary trace version 1 not supported (this agxsim reads version 2)");
         b[8] = 3;
         expect_error(b, "version 3 not supported");

@@ -79,8 +79,8 @@ TEST_CASE("bandwidth time line: a path moves at most its rate, and idle adds no 
 TEST_CASE("bandwidth time line: a very slow path costs a request no more steps than a fast one",
           "[memory]") {
     // 1e-12 B per cycle: a bucket holds less than the time line's epsilon,
-    // and one line spans ~10^13 buckets. Placing it used to walk them one by
-    // one (or never end); now it finishes at once, at the right time.
+    // and one line spans ~10^13 buckets. Walking them one by one would
+    // (nearly) never end; placing it finishes at once, at the right time.
     BandwidthTimeline slow(1e-12);
     const Cycle first = slow.reserve(0, 128);
     CHECK(static_cast<double>(first) == Approx(1.28e14).epsilon(1e-9));
