@@ -26,21 +26,10 @@
 namespace agx::isa {
 
 const char* unit_name(Unit u) {
-    switch (u) {
-        case Unit::Fp32Int:
-            return "fp32_int";
-        case Unit::IntComplex:
-            return "int_complex";
-        case Unit::Shuffle:
-            return "shuffle";
-        case Unit::LoadStore:
-            return "load_store";
-        case Unit::Threadgroup:
-            return "threadgroup";
-        case Unit::Control:
-            return "control";
-    }
-    return "?";
+    static constexpr const char* kNames[kUnitCount] = {
+        "fp32_int", "int_complex", "shuffle", "load_store", "threadgroup", "control",
+    };
+    return kNames[unit_index(u)];
 }
 
 namespace {

@@ -22,6 +22,12 @@ enum class Unit : std::uint8_t {
     Threadgroup,  // threadgroup memory (fixed latency, no wait slot)
     Control,      // wait, barriers, branches: handled by the scheduler itself
 };
+// How many units there are: arrays indexed by Unit have this size.
+inline constexpr std::size_t kUnitCount = static_cast<std::size_t>(Unit::Control) + 1;
+inline constexpr std::size_t unit_index(Unit u) {
+    return static_cast<std::size_t>(u);
+}
+// The unit's name (`agxsim isa list`, the profile).
 const char* unit_name(Unit u);
 
 // What an operand position accepts.

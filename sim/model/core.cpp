@@ -11,32 +11,43 @@ Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClo
                  [&cfg](const char* n, std::size_t) {
                      return new SchedulerBlock(n, cfg.core.register_cache);
                  }),
-      fp32_int_pipe("fp32_int_pipe", cfg.core.schedulers),
-      int_complex_pipe("int_complex_pipe", cfg.core.schedulers),
+      pipelines("pipeline", plain_units().size(),
+                [&cfg](const char*, std::size_t i) {
+                    return new PipelineBlock(plain_units()[i]->block, cfg.core.schedulers);
+                }),
       sfu("sfu", cfg.core),
-      shuffle_unit("shuffle_unit", cfg.core.schedulers),
       l1d("l1d", cfg.core.l1d, clock, cfg.memory.l2.bytes_per_cycle),
       icache("icache", cfg.core.icache, clock, cfg.memory.l2.bytes_per_cycle),
       load_store_unit("load_store_unit", cfg.core, l1d),
       threadgroup_memory("threadgroup_memory", cfg.core),
-      control("control", cfg.core.schedulers),
       clock_(clock),
       quantum_(std::max<Cycle>(1, quantum)),
       engine_(cfg.core, wire(*this), workload, groups, residency) {
     SC_METHOD(step);
 }
 
+PipeState& Core::pipe(isa::Unit unit) {
+    const CoreUnit& u = core_unit(unit);
+    switch (u.kind) {
+        case CoreUnit::Kind::Pipeline: {
+            const auto& plain = plain_units();
+            const auto at = std::find(plain.begin(), plain.end(), &u) - plain.begin();
+            return pipelines[static_cast<std::size_t>(at)].pipe;
+        }
+        case CoreUnit::Kind::LoadStore:
+            return load_store_unit.pipe;
+        case CoreUnit::Kind::Threadgroup:
+            return threadgroup_memory.pipe;
+    }
+    throw std::logic_error("a core unit of no kind");
+}
+
 CoreBlocks Core::wire(Core& c) {
     CoreBlocks b;
     for (auto& s : c.schedulers) b.register_caches.push_back(&s.register_cache.cache);
-    b.fp32_int = &c.fp32_int_pipe.pipe;
-    b.int_complex = &c.int_complex_pipe.pipe;
+    for (const CoreUnit& u : kCoreUnits) b.pipes[isa::unit_index(u.unit)] = &c.pipe(u.unit);
     b.sfu = &c.sfu.sfu;
-    b.shuffle = &c.shuffle_unit.pipe;
-    b.load_store = &c.load_store_unit.pipe;
-    b.threadgroup = &c.threadgroup_memory.pipe;
     b.tgmem = &c.threadgroup_memory.banks;
-    b.control = &c.control.pipe;
     b.lsu = &c.load_store_unit.unit;
     b.icache = &c.icache;
     return b;

@@ -11,6 +11,7 @@
 #include "sim/model/clock.hpp"
 #include "sim/model/core_blocks.hpp"
 #include "sim/model/core_cache.hpp"
+#include "sim/model/core_units.hpp"
 #include "sim/model/stats_source.hpp"
 #include "sim/timing/core_engine.hpp"
 
@@ -24,15 +25,16 @@ class Core : public sc_core::sc_module, public StatsSource {
          Cycle quantum = 1);
 
     sc_core::sc_vector<SchedulerBlock> schedulers;
-    PipelineBlock fp32_int_pipe;
-    PipelineBlock int_complex_pipe;
+    // The units whose block is a pipe and nothing else (kCoreUnits, by row).
+    sc_core::sc_vector<PipelineBlock> pipelines;
     SfuBlock sfu;
-    PipelineBlock shuffle_unit;
     CoreCache l1d;
     CoreCache icache;
     LoadStoreBlock load_store_unit;
     ThreadgroupMemoryBlock threadgroup_memory;
-    PipelineBlock control;
+
+    // The block holding `unit`'s pipe.
+    PipeState& pipe(isa::Unit unit);
 
     const CoreEngine& engine() const { return engine_; }
     // Attaches a hook to the core's engine (before the simulation starts).

@@ -37,8 +37,8 @@ class SchedulerBlock : public sc_core::sc_module, public StatsSource {
     void report_stats(nlohmann::json& out) const override { out.update(counters); }
 };
 
-// A pipeline replicated per scheduler (FP32/integer, integer/complex, shuffle,
-// load/store issue, threadgroup memory, control).
+// A unit's pipeline, replicated per scheduler (sim/model/core_units.hpp; the
+// load/store and threadgroup-memory blocks hold one each as well).
 class PipelineBlock : public sc_core::sc_module, public StatsSource {
   public:
     PipelineBlock(sc_core::sc_module_name name, unsigned schedulers)

@@ -14,7 +14,7 @@ namespace {
 // What a stalled simd can wait on, besides time: the issue port of its
 // head's unit, which is its scheduler's pipe and, for the integer/complex
 // unit, the core's shared SFU as well.
-constexpr unsigned kResources = static_cast<unsigned>(Unit::Control) + 1;
+constexpr unsigned kResources = isa::kUnitCount;
 unsigned slots_per_scheduler(const CoreConfig& cfg) {
     const unsigned n = std::max(1u, cfg.schedulers);
     return (cfg.max_resident_simds + n - 1) / n;
@@ -52,11 +52,13 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       sched_(cfg.schedulers),
       opcode_counts_(isa_.size(), 0),
       lsu_waiters_(cfg.max_resident_simds, cfg.schedulers) {
-    // Resolve each opcode's timing once, so the hot path never looks up a name.
-    pipes_ = {blocks_.fp32_int,   blocks_.int_complex, blocks_.shuffle,
-              blocks_.load_store, blocks_.threadgroup, blocks_.control};
+    for (std::size_t u = 0; u < isa::kUnitCount; ++u)
+        if (!blocks_.pipes[u])
+            throw std::logic_error(std::string("no pipe for unit ") +
+                                   isa::unit_name(static_cast<Unit>(u)));
     // Line sizes are powers of two (the config checks).
     while ((2u << icache_line_shift_) <= cfg.icache.line_bytes) ++icache_line_shift_;
+    // Resolve each opcode's timing once, so the hot path never looks up a name.
     traits_.resize(isa_.size());
     for (std::size_t op = 0; op < isa_.size(); ++op) {
         const isa::InstructionInfo& info = isa_.info(static_cast<isa::Opcode>(op));

@@ -35,13 +35,9 @@ namespace agx {
 // The blocks a core's engine drives; each is owned by its SystemC module.
 struct CoreBlocks {
     std::vector<RegisterCache*> register_caches;  // one per scheduler
-    PipeState* fp32_int = nullptr;
-    PipeState* int_complex = nullptr;
-    SharedSfu* sfu = nullptr;
-    PipeState* shuffle = nullptr;
-    PipeState* load_store = nullptr;
-    PipeState* threadgroup = nullptr;
-    PipeState* control = nullptr;
+    // Each unit's per-scheduler issue pipe, by isa::Unit.
+    std::array<PipeState*, isa::kUnitCount> pipes{};
+    SharedSfu* sfu = nullptr;  // behind the integer/complex unit
     LoadStoreUnit* lsu = nullptr;
     MemoryPort* icache = nullptr;
     ThreadgroupMemory* tgmem = nullptr;  // null: threadgroup accesses take their class latency only
@@ -124,7 +120,7 @@ class CoreEngine {
     }
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
     void release_barrier_if_complete(GroupSlot& g, Cycle now);
-    PipeState* pipe_for(isa::Unit u) const { return pipes_[static_cast<std::size_t>(u)]; }
+    PipeState* pipe_for(isa::Unit u) const { return blocks_.pipes[isa::unit_index(u)]; }
     [[noreturn]] void report_deadlock(Cycle now, const std::string& reason) const;
     // When simds waiting for the load/store unit may next get it (a lower
     // bound for every device-memory class).
@@ -145,7 +141,6 @@ class CoreEngine {
         bool is_async, is_wait, is_barrier, is_atomic, is_store;
     };
     std::vector<OpcodeTraits> traits_;
-    std::array<PipeState*, static_cast<std::size_t>(isa::Unit::Control) + 1> pipes_{};  // by unit
 
     std::vector<SimdContext> simds_;
     std::vector<GroupSlot> group_slots_;

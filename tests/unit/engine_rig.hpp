@@ -57,13 +57,8 @@ struct EngineRig {
             b.register_caches.push_back(rcs.back().get());
         }
         lsu = std::make_unique<LoadStoreUnit>(cfg, l1);
-        b.fp32_int = &fp;
-        b.int_complex = &ic;
+        b.pipes = {&fp, &ic, &sh, &ls, &tg, &ctl};  // in isa::Unit order
         b.sfu = &sfu;
-        b.shuffle = &sh;
-        b.load_store = &ls;
-        b.threadgroup = &tg;
-        b.control = &ctl;
         b.lsu = lsu.get();
         b.icache = &icache;
         b.tgmem = banks;
