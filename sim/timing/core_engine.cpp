@@ -26,11 +26,10 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
     : cfg_(cfg),
       blocks_(std::move(blocks)),
       workload_(workload),
-      groups_(groups),
       residency_(residency),
       isa_(isa::Catalogue::instance()),
       simds_(cfg.max_resident_simds),
-      group_slots_(residency.threadgroups_per_core),
+      admission_(cfg, residency, groups),
       sched_live_(cfg.schedulers, 0),
       wakeups_(cfg.schedulers, SchedulerWakeups(slots_per_scheduler(cfg), kResources)),
       forwarding_(cfg.schedulers,
@@ -45,7 +44,6 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       complex_heads_(cfg.schedulers, 0),
       policy_(make_issue_policy(cfg.scheduler_policy)),
       complex_first_(policy_->complex_first()),
-      rotate_placement_(cfg.simd_placement == SimdPlacement::Rotate),
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
@@ -72,87 +70,51 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
         if (info.is_barrier) barrier_latency_ = std::max<Cycle>(1, it->second.latency);
     }
-    for (auto& slot : group_slots_) slot.simds.reserve(residency.simds_per_threadgroup);
 }
 
-// The dispatcher hands a core at most one threadgroup per cycle, so that the
-// first threadgroups of a launch spread over all cores (an assumption; Apple
-// does not document the distribution).
+// A threadgroup the admission unit placed: its simds' contexts and streams.
 void CoreEngine::admit_threadgroups(Cycle now) {
-    admit_pending_ = false;
-    for (std::uint32_t g = 0; g < group_slots_.size(); ++g) {
-        GroupSlot& slot = group_slots_[g];
-        if (slot.active) continue;
-        if (admitted_this_step_) {  // room for more: come back next cycle
-            admit_pending_ = true;
-            return;
-        }
-        const auto tg = groups_.next();
-        if (!tg) return;
-        admitted_this_step_ = true;
-        // Each threadgroup pays the kernel's fixed cost from its admission:
-        // latency (launch, argument loads, barriers, stores) that the other
-        // resident threadgroups' work can hide.
-        const Cycle start = now + workload_.launch().overhead_cycles;
-        // Waiting out a launch is progress, not a deadlock.
-        last_progress_ = std::max(last_progress_, start);
-        slot.active = true;
-        slot.threadgroup = *tg;
-        slot.at_barrier = 0;
-        slot.simds.clear();
-        ++live_groups_;
-        // Simd slot id runs on scheduler id mod schedulers (core.simd_placement).
-        const std::uint32_t first_scheduler = admitted_groups_++ % cfg_.schedulers;
-        for (std::uint32_t i = 0; i < residency_.simds_per_threadgroup; ++i) {
-            const std::uint32_t id = free_simd_slot((first_scheduler + i) % cfg_.schedulers);
-            SimdContext& s = simds_[id];
-            s.active = true;
-            s.group_slot = g;
-            s.threadgroup = *tg;
-            s.simd_in_group = i;
-            s.scheduler = id % cfg_.schedulers;
-            s.sched_slot = id / cfg_.schedulers;
-            s.scoreboard.reset();
-            s.forwarding = {};
-            s.slots = {};
-            s.fetched_line = ~0ull;
-            s.fetch_ready = now;
-            s.last_result = now;
-            s.at_barrier = false;
-            s.stream = workload_.open(*tg, i);
-            slot.simds.push_back(id);
-            ++sched_live_[s.scheduler];
-            // Launching takes the threadgroup's fixed start-up time: its
-            // simds join the pool once they can issue.
-            if (start > now)
-                pools_[s.scheduler].away_until(s.sched_slot, start);
-            else
-                pools_[s.scheduler].arrive(s.sched_slot);
-        }
-        // Only once the whole group is placed: a simd with no instructions
-        // retires at once, and the group must not look finished before then.
-        slot.live_simds = static_cast<std::uint32_t>(slot.simds.size());
-        for (std::uint32_t id : slot.simds) {
-            SimdContext& s = simds_[id];
-            load_head(s, id, start);
-            if (start > now && s.active) wakeups_[s.scheduler].sleep_until(s.sched_slot, start);
-        }
+    const std::optional<std::uint32_t> g = admission_.admit();
+    if (!g) return;
+    GroupSlot& slot = admission_.group(*g);
+    // Each threadgroup pays the kernel's fixed cost from its admission:
+    // latency (launch, argument loads, barriers, stores) that the other
+    // resident threadgroups' work can hide.
+    const Cycle start = now + workload_.launch().overhead_cycles;
+    // Waiting out a launch is progress, not a deadlock.
+    last_progress_ = std::max(last_progress_, start);
+    for (std::uint32_t i = 0; i < slot.simds.size(); ++i) {
+        const std::uint32_t id = slot.simds[i];
+        SimdContext& s = simds_[id];
+        s.active = true;
+        s.group_slot = *g;
+        s.threadgroup = slot.threadgroup;
+        s.simd_in_group = i;
+        s.scheduler = id % cfg_.schedulers;
+        s.sched_slot = id / cfg_.schedulers;
+        s.scoreboard.reset();
+        s.forwarding = {};
+        s.slots = {};
+        s.fetched_line = ~0ull;
+        s.fetch_ready = now;
+        s.last_result = now;
+        s.at_barrier = false;
+        s.stream = workload_.open(slot.threadgroup, i);
+        ++sched_live_[s.scheduler];
+        // Launching takes the threadgroup's fixed start-up time: its
+        // simds join the pool once they can issue.
+        if (start > now)
+            pools_[s.scheduler].away_until(s.sched_slot, start);
+        else
+            pools_[s.scheduler].arrive(s.sched_slot);
     }
-}
-
-// A free simd slot for a new threadgroup's simd. "fill": the lowest free
-// slot, so a threadgroup's simds go round the schedulers from wherever the
-// last one stopped. "rotate": the lowest free slot on scheduler `wanted` (the
-// threadgroup's first scheduler plus the simd's index), else, when that
-// scheduler is full, the lowest free slot. Apple does not document the
-// mapping; see configs/README.md for why the configs rotate.
-std::uint32_t CoreEngine::free_simd_slot(std::uint32_t wanted) const {
-    if (rotate_placement_)
-        for (std::uint32_t id = wanted; id < simds_.size(); id += cfg_.schedulers)
-            if (!simds_[id].active) return id;
-    std::uint32_t id = 0;
-    while (simds_[id].active) ++id;
-    return id;
+    // Only once the whole group is placed: a simd with no instructions
+    // retires at once, and the group must not look finished before then.
+    for (std::uint32_t id : slot.simds) {
+        SimdContext& s = simds_[id];
+        load_head(s, id, start);
+        if (start > now && s.active) wakeups_[s.scheduler].sleep_until(s.sched_slot, start);
+    }
 }
 
 // Makes the stream's next instruction the head, fetching its line through the
@@ -195,23 +157,22 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     lsu_waiters_.remove(id, s.scheduler);
     blocks_.register_caches[s.scheduler]->evict_simd(id);
 
-    GroupSlot& g = group_slots_[s.group_slot];
+    admission_.release_simd(id);
+
+    GroupSlot& g = admission_.group(s.group_slot);
     --g.live_simds;
-    if (g.live_simds == 0) {
-        g.active = false;
-        --live_groups_;
-        ++groups_done_;
-        admit_pending_ = true;
-    } else {
-        release_barrier_if_complete(g, now);  // the others may all be waiting for this one
-    }
+    if (g.live_simds == 0)
+        admission_.finish(s.group_slot);
+    else
+        release_barrier_if_complete(s.group_slot,
+                                    now);  // the others may all be waiting for this one
 }
 
 // A barrier completes when every simd of the group still alive has reached
 // it (a simd that has finished no longer takes part).
-void CoreEngine::release_barrier_if_complete(GroupSlot& g, Cycle now) {
+void CoreEngine::release_barrier_if_complete(std::uint32_t slot, Cycle now) {
+    GroupSlot& g = admission_.group(slot);
     if (g.at_barrier == 0 || g.at_barrier != g.live_simds) return;
-    const auto slot = static_cast<std::uint32_t>(&g - group_slots_.data());
     for (std::uint32_t other : g.simds) {
         SimdContext& o = simds_[other];
         // The group's simds that finished early may have left their ids to a
@@ -410,13 +371,13 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     // before the simd's next instruction (after a taken branch, a wait, ...).
     load_head(s, id, now + (info.unit == Unit::Control ? std::max<Cycle>(1, t.latency) : 1));
     if (info.is_barrier && s.active) {
-        GroupSlot& g = group_slots_[s.group_slot];
+        GroupSlot& g = admission_.group(s.group_slot);
         s.at_barrier = true;
         s.earliest = kNever;  // what an evaluation would say, for the stall cause
         s.cause = StallCause::Barrier;
         wakeups_[sched].park_elsewhere(s.sched_slot);
         ++g.at_barrier;
-        release_barrier_if_complete(g, now);
+        release_barrier_if_complete(s.group_slot, now);
         // Still waiting (not the last to arrive): its place goes to another.
         if (s.at_barrier && pools_[sched].enabled()) {
             pools_[sched].leave(s.sched_slot);
@@ -454,8 +415,8 @@ void CoreEngine::account_until(Cycle end) {
 Cycle CoreEngine::step(Cycle now) {
     account_until(now);
     if (observer_) sample(now);
-    admitted_this_step_ = false;
-    if (admit_pending_) admit_threadgroups(now);
+    admission_.new_cycle();
+    if (admission_.pending()) admit_threadgroups(now);
 
     // The load/store unit can take more: wake the first simds waiting for it.
     if (!lsu_waiters_.empty() && lsu_gate() <= now)
@@ -466,7 +427,7 @@ Cycle CoreEngine::step(Cycle now) {
         });
 
     Cycle next = kNever;
-    bool progressed = admitted_this_step_;
+    bool progressed = admission_.admitted_this_cycle();
     for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
         Evaluation best{kNever, StallCause::NoSimd};
         const bool issued = schedule(sc, now, best);
@@ -482,8 +443,8 @@ Cycle CoreEngine::step(Cycle now) {
     }
     accounted_until_ = now + 1;
 
-    if (admit_pending_ && !groups_.exhausted()) next = std::min(next, now + 1);
-    if (live_groups_ == 0 && groups_.exhausted()) {
+    if (admission_.pending() && !admission_.source_exhausted()) next = std::min(next, now + 1);
+    if (admission_.drained()) {
         finished_ = true;
         return kNever;
     }
@@ -609,7 +570,7 @@ void CoreEngine::report_deadlock(Cycle now, const std::string& reason) const {
         msg << " threadgroup " << s.threadgroup << " simd " << s.simd_in_group << " waits on "
             << stall_cause_name(s.cause);
         if (s.at_barrier) {
-            const GroupSlot& g = group_slots_[s.group_slot];
+            const GroupSlot& g = admission_.group(s.group_slot);
             msg << " (" << g.at_barrier << " of " << g.live_simds << " live simds arrived)";
         } else if (s.earliest != kNever) {
             msg << " until cycle " << s.earliest;

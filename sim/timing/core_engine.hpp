@@ -27,6 +27,7 @@
 #include "sim/timing/scheduler_wakeups.hpp"
 #include "sim/timing/shared_sfu.hpp"
 #include "sim/timing/simd_context.hpp"
+#include "sim/timing/threadgroup_admission.hpp"
 #include "sim/timing/threadgroup_memory.hpp"
 #include "sim/timing/threadgroup_source.hpp"
 
@@ -55,7 +56,7 @@ class CoreEngine {
     bool finished() const { return finished_; }
     Cycle end_cycle() const { return end_cycle_; }  // cycle the last result is written
     std::uint64_t simd_instructions() const { return instructions_; }
-    std::uint64_t threadgroups_done() const { return groups_done_; }
+    std::uint64_t threadgroups_done() const { return admission_.threadgroups_done(); }
     const std::vector<SchedulerCounters>& scheduler_counters() const { return sched_; }
     const std::vector<std::uint64_t>& opcode_counts() const { return opcode_counts_; }
     // Scheduler-cycles accounted up to and including the last stepped cycle.
@@ -69,13 +70,7 @@ class CoreEngine {
     }
 
   private:
-    struct GroupSlot {
-        bool active = false;
-        std::uint32_t threadgroup = 0;
-        std::uint32_t live_simds = 0;
-        std::uint32_t at_barrier = 0;
-        std::vector<std::uint32_t> simds;
-    };
+    using GroupSlot = ThreadgroupAdmission::Group;
     struct Evaluation {
         Cycle when;
         StallCause cause;
@@ -83,7 +78,6 @@ class CoreEngine {
 
     void admit_threadgroups(Cycle now);
     void load_head(SimdContext& s, std::uint32_t id, Cycle now);
-    std::uint32_t free_simd_slot(std::uint32_t wanted) const;
     Evaluation evaluate(SimdContext& s, Cycle now);
     // Parks a simd that cannot issue yet where its evaluation says.
     void park(SimdContext& s, std::uint32_t id, const Evaluation& e, Cycle now);
@@ -119,7 +113,7 @@ class CoreEngine {
         return s.cause == StallCause::NoSimd ? kNotSelected : static_cast<std::size_t>(s.cause);
     }
     void retire(SimdContext& s, std::uint32_t id, Cycle now);
-    void release_barrier_if_complete(GroupSlot& g, Cycle now);
+    void release_barrier_if_complete(std::uint32_t group_slot, Cycle now);
     PipeState* pipe_for(isa::Unit u) const { return blocks_.pipes[isa::unit_index(u)]; }
     [[noreturn]] void report_deadlock(Cycle now, const std::string& reason) const;
     // When simds waiting for the load/store unit may next get it (a lower
@@ -129,7 +123,6 @@ class CoreEngine {
     const CoreConfig& cfg_;
     CoreBlocks blocks_;
     Workload& workload_;
-    ThreadgroupSource& groups_;
     Residency residency_;
     const isa::Catalogue& isa_;
     // What the hot path needs of each opcode, resolved once and kept small:
@@ -143,7 +136,7 @@ class CoreEngine {
     std::vector<OpcodeTraits> traits_;
 
     std::vector<SimdContext> simds_;
-    std::vector<GroupSlot> group_slots_;
+    ThreadgroupAdmission admission_;
     std::vector<std::uint32_t> sched_live_;  // resident simds per scheduler
     // Per scheduler, which simds may issue when (scheduler_wakeups.hpp);
     // a simd's slot in it is its id / schedulers.
@@ -159,8 +152,6 @@ class CoreEngine {
     std::vector<std::int32_t> complex_heads_;
     std::unique_ptr<IssuePolicy> policy_;
     bool complex_first_;                     // policy_->complex_first(), which every look asks
-    bool rotate_placement_;                  // core.simd_placement is rotate
-    std::uint32_t admitted_groups_ = 0;      // threadgroups admitted so far (placement's rotation)
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;    // cause for skipped cycles
@@ -168,8 +159,6 @@ class CoreEngine {
     std::vector<std::uint64_t> opcode_counts_;
 
     std::uint64_t instructions_ = 0;
-    std::uint64_t groups_done_ = 0;
-    std::uint32_t live_groups_ = 0;
     Cycle end_cycle_ = 0;
     Cycle accounted_until_ = 0;
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started
@@ -179,8 +168,6 @@ class CoreEngine {
     // barrier class's latency.
     Cycle barrier_latency_ = 1;
     Cycle lsu_lead_ = 0;  // the longest device-memory class latency: issue to reaching the unit
-    bool admit_pending_ = true;
-    bool admitted_this_step_ = false;
     bool finished_ = false;
     EngineObserver* observer_ = nullptr;
     unsigned core_index_ = 0;
