@@ -1,5 +1,7 @@
 #include "sim/model/cache_level.hpp"
 
+#include "sim/model/cache_stats.hpp"
+
 #include <algorithm>
 
 #include "sim/model/timed_request.hpp"
@@ -87,21 +89,12 @@ void CacheLevel::preload(std::uint64_t address, std::uint64_t bytes) {
         tags_.fill(a);
 }
 
-void CacheLevel::report_stats(nlohmann::json& out) const {
-    out["size_bytes"] = cfg_.size_bytes;
-    out["reads"] = reads_;
-    out["writes"] = writes_;
-    out["bytes"] = bytes_;
-    out["hits"] = tags_.hits();
-    out["misses"] = tags_.misses();
-    const auto total = tags_.hits() + tags_.misses();
-    out["hit_rate"] = total ? static_cast<double>(tags_.hits()) / static_cast<double>(total) : 0.0;
-    out["hits_on_lines_in_flight"] = merged_;
-    out["writebacks"] = writebacks_;
-    out["miss_latency_cycles_total"] = miss_cycles_;
-    const auto misses = tags_.misses();
-    out["miss_latency_cycles_mean"] =
-        misses ? static_cast<double>(miss_cycles_) / static_cast<double>(misses) : 0.0;
+void CacheLevel::report_stats(StatsWriter& out) const {
+    out.add("size_bytes", StatUnit::Bytes, "capacity (config)", cfg_.size_bytes);
+    out.add("reads", StatUnit::Count, "read requests", reads_);
+    out.add("writes", StatUnit::Count, "write requests", writes_);
+    out.add("bytes", StatUnit::Bytes, "bytes requested", bytes_);
+    report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
 
     // Bandwidth and queueing, summed over the links (and the shared array).
     double queue = shared_ ? shared_->queue_cycles() : 0.0;
@@ -118,18 +111,20 @@ void CacheLevel::report_stats(nlohmann::json& out) const {
         last = std::max(last, l->port.last_done());
         link_rate = l->port.bytes_per_cycle();
     }
-    out["links"] = links_.size();
-    out["link_bytes_per_cycle"] = link_rate;
-    out["total_bytes_per_cycle"] =
-        per_core_links_ ? static_cast<double>(cfg_.bytes_per_cycle) * chip_cores_ : link_rate;
-    out["queue_cycles_total"] = queue;
-    out["queue_cycles_mean"] = requests ? queue / static_cast<double>(requests) : 0.0;
-    out["mshr_full_waits"] = waits;
-    out["mshr_wait_cycles"] = wait_cycles;
-    out["bytes_per_cycle_used"] =
-        last > first && first != kNever
-            ? static_cast<double>(bytes_) / static_cast<double>(last - first)
-            : 0.0;
+    out.add("links", StatUnit::Count, "ports to the level above (one per core, or one shared)",
+            links_.size());
+    out.add("link_bytes_per_cycle", StatUnit::BytesPerCycle, "bandwidth of one link", link_rate);
+    out.add("total_bytes_per_cycle", StatUnit::BytesPerCycle, "bandwidth of all links together",
+            per_core_links_ ? static_cast<double>(cfg_.bytes_per_cycle) * chip_cores_ : link_rate);
+    out.add("queue_cycles_total", StatUnit::Cycles,
+            "cycles requests waited for a port beyond the transfer itself, summed", queue);
+    out.add("queue_cycles_mean", StatUnit::Cycles, "queue_cycles_total / requests",
+            ratio(queue, requests));
+    out.add("mshr_full_waits", StatUnit::Count, "misses that waited for a free MSHR", waits);
+    out.add("mshr_wait_cycles", StatUnit::Cycles, "cycles those misses waited", wait_cycles);
+    out.add("bytes_per_cycle_used", StatUnit::BytesPerCycle,
+            "bytes over the span from the first request to the last byte",
+            bytes_per_cycle_over(bytes_, first, last));
 }
 
 }  // namespace agx

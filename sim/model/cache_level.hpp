@@ -61,7 +61,7 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
         while (links_.size() <= link_of_socket_.back()) add_link();
     }
 
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
     void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
     // Installs [address, address + bytes) before the run, uncounted.
     void preload(std::uint64_t address, std::uint64_t bytes);

@@ -72,21 +72,16 @@ void Core::step() {
 void Core::finish(Cycle run_end) {
     engine_.account_until(run_end);
     const auto& counters = engine_.scheduler_counters();
-    for (std::size_t i = 0; i < schedulers.size(); ++i) {
-        nlohmann::json j;
-        j["issued"] = counters[i].issued;
-        nlohmann::json stalls = nlohmann::json::object();
-        for (std::size_t c = 0; c < kStallCauseCount; ++c)
-            stalls[stall_cause_name(static_cast<StallCause>(c))] = counters[i].stalls[c];
-        j["stall_cycles"] = stalls;
-        schedulers[i].counters = j;
-    }
+    for (std::size_t i = 0; i < schedulers.size(); ++i) schedulers[i].counters = counters[i];
 }
 
-void Core::report_stats(nlohmann::json& out) const {
-    out["simd_instructions"] = engine_.simd_instructions();
-    out["threadgroups"] = engine_.threadgroups_done();
-    out["end_cycle"] = engine_.end_cycle();
+void Core::report_stats(StatsWriter& out) const {
+    out.add("simd_instructions", StatUnit::Count, "SIMD-instructions this core issued",
+            engine_.simd_instructions());
+    out.add("threadgroups", StatUnit::Count, "threadgroups this core completed",
+            engine_.threadgroups_done());
+    out.add("end_cycle", StatUnit::Cycles, "cycle this core's last result was written",
+            engine_.end_cycle());
 }
 
 }  // namespace agx

@@ -47,7 +47,7 @@ class Core : public sc_core::sc_module, public StatsSource {
     // Closes the books at the run's last cycle: charges the tail and publishes
     // the schedulers' counters.
     void finish(Cycle run_end);
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 
   private:
     void step();

@@ -10,6 +10,7 @@
 
 #include "sim/config/machine_config.hpp"
 #include "sim/model/stats_source.hpp"
+#include "sim/timing/engine_observer.hpp"
 #include "sim/timing/load_store_unit.hpp"
 #include "sim/timing/pipe_state.hpp"
 #include "sim/timing/register_cache.hpp"
@@ -23,7 +24,7 @@ class RegisterCacheBlock : public sc_core::sc_module, public StatsSource {
     RegisterCacheBlock(sc_core::sc_module_name name, const RegisterCacheConfig& cfg)
         : sc_module(name), cache(cfg) {}
     RegisterCache cache;
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 };
 
 // A scheduler: picks a ready simd each cycle. Its counters (issues and the
@@ -33,8 +34,8 @@ class SchedulerBlock : public sc_core::sc_module, public StatsSource {
     SchedulerBlock(sc_core::sc_module_name name, const RegisterCacheConfig& cfg)
         : sc_module(name), register_cache("register_cache", cfg) {}
     RegisterCacheBlock register_cache;
-    nlohmann::json counters;  // filled by the core when the run ends
-    void report_stats(nlohmann::json& out) const override { out.update(counters); }
+    SchedulerCounters counters;  // copied in by the core when the run ends
+    void report_stats(StatsWriter& out) const override;
 };
 
 // A unit's pipeline, replicated per scheduler (sim/model/core_units.hpp; the
@@ -44,7 +45,7 @@ class PipelineBlock : public sc_core::sc_module, public StatsSource {
     PipelineBlock(sc_core::sc_module_name name, unsigned schedulers)
         : sc_module(name), pipe(schedulers) {}
     PipeState pipe;
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 };
 
 class SfuBlock : public sc_core::sc_module, public StatsSource {
@@ -54,7 +55,7 @@ class SfuBlock : public sc_core::sc_module, public StatsSource {
           sfu(cfg.schedulers, cfg.sfu_lanes, cfg.simd_width),
           lanes_(cfg.sfu_lanes) {}
     SharedSfu sfu;
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 
   private:
     std::uint32_t lanes_;
@@ -70,7 +71,7 @@ class ThreadgroupMemoryBlock : public sc_core::sc_module, public StatsSource {
           size_bytes_(cfg.threadgroup_memory_bytes) {}
     PipeState pipe;
     ThreadgroupMemory banks;
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 
   private:
     std::uint32_t size_bytes_;
@@ -82,7 +83,7 @@ class LoadStoreBlock : public sc_core::sc_module, public StatsSource {
         : sc_module(name), pipe(cfg.schedulers), unit(cfg, l1) {}
     PipeState pipe;
     LoadStoreUnit unit;
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
 };
 
 }  // namespace agx

@@ -1,5 +1,7 @@
 #include "sim/model/core_cache.hpp"
 
+#include "sim/model/cache_stats.hpp"
+
 #include "sim/model/timed_request.hpp"
 
 namespace agx {
@@ -110,27 +112,21 @@ Cycle CoreCache::atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) {
     return done;
 }
 
-void CoreCache::report_stats(nlohmann::json& out) const {
-    out["size_bytes"] = cfg_.size_bytes;
-    out["reads"] = reads_;
-    out["writes"] = writes_;
-    out["atomics"] = atomics_;
-    out["hits"] = tags_.hits();
-    out["misses"] = tags_.misses();
-    const auto total = tags_.hits() + tags_.misses();
-    out["hit_rate"] = total ? static_cast<double>(tags_.hits()) / static_cast<double>(total) : 0.0;
-    out["hits_on_lines_in_flight"] = merged_;
-    out["write_hits"] = write_hits_;
-    out["writebacks"] = writebacks_;
-    out["prefetches"] = prefetches_;
-    out["prefetches_dropped"] = prefetches_dropped_;
-    out["mshrs"] = cfg_.mshrs;
-    out["mshr_full_waits"] = mshrs_.full_waits();
-    out["mshr_wait_cycles"] = mshrs_.wait_cycles();
-    out["miss_latency_cycles_total"] = miss_cycles_;
-    const auto misses = tags_.misses();
-    out["miss_latency_cycles_mean"] =
-        misses ? static_cast<double>(miss_cycles_) / static_cast<double>(misses) : 0.0;
+void CoreCache::report_stats(StatsWriter& out) const {
+    out.add("size_bytes", StatUnit::Bytes, "capacity (config)", cfg_.size_bytes);
+    out.add("reads", StatUnit::Count, "read requests", reads_);
+    out.add("writes", StatUnit::Count, "write requests", writes_);
+    out.add("atomics", StatUnit::Count, "atomic requests (performed at the L2)", atomics_);
+    report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
+    out.add("write_hits", StatUnit::Count, "writes that found their line", write_hits_);
+    out.add("prefetches", StatUnit::Count, "next lines requested ahead of a miss", prefetches_);
+    out.add("prefetches_dropped", StatUnit::Count, "prefetches not sent: no MSHR free",
+            prefetches_dropped_);
+    out.add("mshrs", StatUnit::Count, "outstanding misses it can track (config)", cfg_.mshrs);
+    out.add("mshr_full_waits", StatUnit::Count, "misses that waited for a free MSHR",
+            mshrs_.full_waits());
+    out.add("mshr_wait_cycles", StatUnit::Cycles, "cycles those misses waited",
+            mshrs_.wait_cycles());
 }
 
 }  // namespace agx

@@ -55,7 +55,7 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
     Cycle last_accepted() const override { return accepted_; }
     std::uint64_t hits() const override { return tags_.hits(); }
     std::uint64_t misses() const override { return tags_.misses(); }
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
     void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
 
   private:

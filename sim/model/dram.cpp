@@ -1,5 +1,7 @@
 #include "sim/model/dram.hpp"
 
+#include "sim/model/cache_stats.hpp"
+
 namespace agx {
 
 Dram::Dram(sc_core::sc_module_name name, const DramConfig& cfg, double clock_ghz,
@@ -27,32 +29,33 @@ void Dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void Dram::report_stats(nlohmann::json& out) const {
-    out["reads"] = reads_;
-    out["writes"] = writes_;
-    out["bytes"] = bytes_;
-    out["channels"] = cfg_.channels;
-    // The first keys of this block (docs/statistics.md), kept.
-    out["latency_cycles"] = timing_.idle_row_miss_cycles();
-    out["bytes_per_cycle"] = timing_.peak_bytes_per_cycle();
-    out["queue_cycles"] = timing_.queue_cycles();
-    out["idle_row_miss_latency_cycles"] = timing_.idle_row_miss_cycles();
-    out["peak_bytes_per_cycle"] = timing_.peak_bytes_per_cycle();
-    out["sustained_bytes_per_cycle"] = timing_.sustained_bytes_per_cycle();
-    out["row_hits"] = timing_.row_hits();
-    out["row_misses"] = timing_.row_misses();
+void Dram::report_stats(StatsWriter& out) const {
+    out.add("reads", StatUnit::Count, "read requests", reads_);
+    out.add("writes", StatUnit::Count, "write requests", writes_);
+    out.add("bytes", StatUnit::Bytes, "bytes requested", bytes_);
+    out.add("channels", StatUnit::Count, "memory channels (config)", cfg_.channels);
+    out.add("idle_row_miss_latency_cycles", StatUnit::Cycles,
+            "latency of an access to an idle channel that opens a row",
+            timing_.idle_row_miss_cycles());
+    out.add("peak_bytes_per_cycle", StatUnit::BytesPerCycle, "the channels' peak data rate",
+            timing_.peak_bytes_per_cycle());
+    out.add("sustained_bytes_per_cycle", StatUnit::BytesPerCycle,
+            "the peak times the config's efficiency", timing_.sustained_bytes_per_cycle());
+    out.add("row_hits", StatUnit::Count, "accesses to an open row", timing_.row_hits());
+    out.add("row_misses", StatUnit::Count, "accesses that opened a row", timing_.row_misses());
     const auto requests = reads_ + writes_;
-    out["latency_cycles_mean"] =
-        requests ? static_cast<double>(latency_total_) / static_cast<double>(requests) : 0.0;
-    out["queue_cycles_total"] = timing_.queue_cycles();
-    out["queue_cycles_mean"] =
-        requests ? timing_.queue_cycles() / static_cast<double>(requests) : 0.0;
-    const Cycle first = timing_.first_arrival(), last = timing_.last_done();
-    const double per_cycle = last > first && first != kNever
-                                 ? static_cast<double>(bytes_) / static_cast<double>(last - first)
-                                 : 0.0;
-    out["bytes_per_cycle_used"] = per_cycle;
-    out["gb_per_s_used"] = per_cycle * clock_ghz_;
+    out.add("latency_cycles_mean", StatUnit::Cycles, "mean latency of a request, queueing included",
+            ratio(latency_total_, requests));
+    out.add("queue_cycles_total", StatUnit::Cycles, "cycles requests waited for a bank or the bus",
+            timing_.queue_cycles());
+    out.add("queue_cycles_mean", StatUnit::Cycles, "queue_cycles_total / requests",
+            ratio(timing_.queue_cycles(), requests));
+    const double per_cycle =
+        bytes_per_cycle_over(bytes_, timing_.first_arrival(), timing_.last_done());
+    out.add("bytes_per_cycle_used", StatUnit::BytesPerCycle,
+            "bytes over the span from the first request to the last byte", per_cycle);
+    out.add("gb_per_s_used", StatUnit::GigabytesPerSecond, "bytes_per_cycle_used at the core clock",
+            per_cycle * clock_ghz_);
 }
 
 }  // namespace agx

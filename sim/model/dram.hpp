@@ -25,7 +25,7 @@ class Dram : public sc_core::sc_module, public StatsSource {
     Dram(sc_core::sc_module_name name, const DramConfig& cfg, double clock_ghz,
          const CoreClock& clock, std::uint32_t line_bytes);
 
-    void report_stats(nlohmann::json& out) const override;
+    void report_stats(StatsWriter& out) const override;
     void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
 
   private:

@@ -5,9 +5,57 @@
 #include <systemc>
 
 #include "sim/model/gpu.hpp"
+#include "sim/model/stats.hpp"
 #include "sim/model/stats_tree.hpp"
 
 namespace agx {
+
+namespace {
+
+// The run's own statistics: the stats JSON's top level.
+void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& cfg,
+                      const Workload& workload) {
+    s.add("cycles", StatUnit::Cycles,
+          "core-clock cycles from the launch to the last result written (the slowest core)",
+          r.cycles);
+    s.add("simd_instructions", StatUnit::Count,
+          "SIMD-instructions issued (one per 32-thread simd, never per thread), all cores",
+          r.simd_instructions);
+    s.add("machine", StatUnit::Text, "the config's `name`", cfg.name);
+    s.add("workload", StatUnit::Text, "the trace path or benchmark name", workload.name());
+    s.add("cores_simulated", StatUnit::Count, "cores in this run (`--cores`)", r.cores);
+    s.add("ipc_per_core", StatUnit::InstructionsPerCycle,
+          "`simd_instructions / cycles / cores_simulated`; the peak is the schedulers per core",
+          r.ipc_per_core());
+    s.add("percent_of_peak", StatUnit::Percent,
+          "`ipc_per_core` as a percentage of one instruction per scheduler per cycle",
+          r.percent_of_peak());
+    StatsWriter residency =
+        s.group("residency", "how many threadgroups a core holds at once, and why");
+    residency.add("threadgroups_per_core", StatUnit::Count, "threadgroups resident on a core",
+                  r.residency.threadgroups_per_core);
+    residency.add("simds_per_threadgroup", StatUnit::Count, "simds of one threadgroup",
+                  r.residency.simds_per_threadgroup);
+    residency.add("limited_by", StatUnit::Text,
+                  "`registers`, `simds`, `threadgroup_memory` or `launch`", r.residency.limited_by);
+    StatsWriter stalls = s.group("stall_scheduler_cycles",
+                                 "scheduler-cycles without an issue, by cause, all schedulers; "
+                                 "with the issues they add up to `cycles x schedulers x cores`");
+    for (std::size_t c = 0; c < kStallCauseCount; ++c) {
+        const StallCauseInfo& info = stall_cause_info(static_cast<StallCause>(c));
+        stalls.add(info.name, StatUnit::SchedulerCycles, info.meaning, r.stall_cycles[c]);
+    }
+    StatsWriter host = s.group("host", "the simulation's own speed (varies between runs)");
+    host.add("seconds", StatUnit::Seconds, "host time of the simulation", r.host_seconds);
+    host.add("simd_instructions_per_second", StatUnit::PerSecond,
+             "simulated SIMD-instructions per host second",
+             r.host_seconds > 0 ? r.simd_instructions / r.host_seconds : 0.0);
+    host.add("cycles_per_second", StatUnit::PerSecond, "simulated cycles per host second",
+             r.host_seconds > 0 ? r.cycles / r.host_seconds : 0.0);
+    s.group("gpu", "every block's statistics, in the shape of the SystemC module tree");
+}
+
+}  // namespace
 
 RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOptions& options) {
     RunResult r;
@@ -35,26 +83,10 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     }
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    nlohmann::json& s = r.stats;
-    s["cycles"] = r.cycles;
-    s["simd_instructions"] = r.simd_instructions;
-    s["machine"] = cfg.name;
-    s["workload"] = workload.name();
-    s["cores_simulated"] = r.cores;
-    s["ipc_per_core"] = r.ipc_per_core();
-    s["percent_of_peak"] = r.percent_of_peak();
-    s["residency"] = {{"threadgroups_per_core", r.residency.threadgroups_per_core},
-                      {"simds_per_threadgroup", r.residency.simds_per_threadgroup},
-                      {"limited_by", r.residency.limited_by}};
-    nlohmann::json stalls = nlohmann::json::object();
-    for (std::size_t c = 0; c < kStallCauseCount; ++c)
-        stalls[stall_cause_name(static_cast<StallCause>(c))] = r.stall_cycles[c];
-    s["stall_scheduler_cycles"] = stalls;
-    s["host"] = {{"seconds", r.host_seconds},
-                 {"simd_instructions_per_second",
-                  r.host_seconds > 0 ? r.simd_instructions / r.host_seconds : 0.0},
-                 {"cycles_per_second", r.host_seconds > 0 ? r.cycles / r.host_seconds : 0.0}};
-    s["gpu"] = collect_stats(gpu);
+    r.stats = nlohmann::json::object();
+    StatsWriter s(r.stats, "", options.stat_declarations);
+    report_run_stats(s, r, cfg, workload);
+    r.stats["gpu"] = collect_stats(gpu, "gpu", options.stat_declarations);
     return r;
 }
 

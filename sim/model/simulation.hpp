@@ -5,11 +5,13 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
+#include "sim/model/stats.hpp"
 #include "sim/timing/engine_observer.hpp"
 #include "sim/timing/memory_observer.hpp"
 #include "sim/timing/occupancy.hpp"
@@ -25,6 +27,9 @@ struct RunOptions {
     EngineObserver* observer = nullptr;
     // Told of every request each memory level serves (not owned; null: none).
     MemoryObserver* memory_observer = nullptr;
+    // Receives the declaration of every statistic the run reports (not
+    // owned; null: none), for docs/statistics.md.
+    std::vector<StatDeclaration>* stat_declarations = nullptr;
 };
 
 struct RunResult {
