@@ -1,4 +1,4 @@
-// The instruction table. Mnemonics follow applegpu (isa-notes.md); where
+// The instruction table. Mnemonics follow applegpu (dougallj/applegpu); where
 // applegpu uses one mnemonic for several widths the catalogue adds the width
 // as a suffix ("fadd32", "rcp16", "exp2_32") because the widths are timed
 // separately.
@@ -14,7 +14,7 @@
 //   simd_shuffle_rotate  the rotate form (applegpu prints simd_shuffle_rotate_up)
 //
 // encoded_bytes is the typical length in applegpu's encodings, which are 2 to
-// 12 bytes in steps of 2 (isa-notes.md, "Encodings are variable length"): most
+// 12 bytes in steps of 2 (applegpu's docs, dougallj.github.io/applegpu): most
 // ALU instructions have a short and a long form and the catalogue takes the
 // form a compiler emits when registers above r31 or uniforms are used. The
 // exact per-opcode figures are a reading of applegpu and are approximate; they
@@ -106,7 +106,7 @@ InstructionInfo memory(InstructionInfo i, MemorySpace space, bool store, bool at
     i.is_store = store;
     i.is_atomic = atomic;
     // Device accesses are asynchronous and name a wait slot; threadgroup
-    // accesses complete in fixed time (isa-notes.md, "Dependencies").
+    // accesses complete in fixed time (applegpu's docs: no wait slot).
     i.is_async = space == MemorySpace::Device;
     return i;
 }

@@ -83,8 +83,8 @@ class Catalogue {
 };
 
 // A Metal-level operation that compiles to several machine instructions
-// (apple-gpu-core.md, "Several instructions of the Metal language compile to
-// sequences"). Steps are in program order; `depends_on_previous` marks a step
+// (metal-benchmarks' "Actual Instructions" tables, philipturner/metal-benchmarks
+// on GitHub). Steps are in program order; `depends_on_previous` marks a step
 // that consumes the previous step's result.
 struct ExpansionStep {
     std::string_view mnemonic;

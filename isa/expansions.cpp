@@ -2,7 +2,7 @@
 // as machine-instruction sequences.
 //
 // Three kinds of entry, told apart by `source`:
-//   "apple-gpu-core.md ..."  documented expansion (the sequence table)
+//   "metal-benchmarks ..."   documented expansion (the sequence tables)
 //   "csv: ..."               a single machine instruction measured as itself
 //   "guess: ..."             a reconstruction, justified by the measured
 //                            throughput, latency and, where the tables give
@@ -19,7 +19,9 @@ namespace agx::isa {
 
 namespace {
 
-constexpr std::string_view kDoc = "apple-gpu-core.md, Metal operations that compile to sequences";
+constexpr std::string_view kDoc =
+    "metal-benchmarks (Philip Turner, https://github.com/philipturner/metal-benchmarks): "
+    "Actual Instructions tables";
 constexpr std::string_view kCsv = "csv: single instruction";
 
 // A chain where every step consumes the previous step's result.
@@ -123,8 +125,8 @@ std::vector<Expansion> build() {
         "guess: one 8x8x8 multiply-accumulate instruction");
     seq("MATMUL<8x8xF32>", chain({"simd_matrix_fmadd32"}),
         "guess: one 8x8x8 multiply-accumulate instruction");
-    // Reductions: a 5-round butterfly over 32 lanes (isa-notes.md: reductions
-    // and prefix operations are sequences; the shape is a guess).
+    // Reductions: a 5-round butterfly over 32 lanes (in applegpu's instruction
+    // list reductions and prefix operations are sequences; the shape is a guess).
     constexpr std::string_view kReduce = "guess: 5-round xor-butterfly (shuffle + op per round)";
     seq("SUM<F16>", rounds(5, {"simd_shuffle_xor", "fadd16"}), kReduce);
     seq("SUM<F32>", rounds(5, {"simd_shuffle_xor", "fadd32"}), kReduce);
@@ -203,7 +205,7 @@ std::vector<Expansion> build() {
     seq("QUAD_PREFIX_EPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", false), kQuadScan);
     seq("QUAD_PREFIX_IPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", true), kQuadScan);
 
-    // --- documented sequences (apple-gpu-core.md) ---------------------------
+    // --- documented sequences (metal-benchmarks) ----------------------------
     seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);
     seq("FRACT32", chain({"trunc", "fadd32"}), kDoc);
     seq("TRIG_REDUCE", chain({"fmul32", "trunc", "fadd32", "fmadd32"}), kDoc);
@@ -299,7 +301,7 @@ std::vector<Expansion> build() {
     seq("IMULHI64",
         chain({"imul32x64", "imul32x64", "imulhi32", "iadd32", "icmpsel32", "iadd32", "icmpsel32",
                "iadd32"}),
-        "guess: apple-gpu-core.md says 12 or more instructions; three wide products and carries "
+        "guess: metal-benchmarks says 12 or more instructions; three wide products and carries "
         "(22.22 cycles)");
     // sinpi(x) reduces x exactly and takes the sign from the parity of the
     // integer part, which needs that integer as an integer: a float-to-int

@@ -170,7 +170,7 @@ void check_register_file(Checker& c, const CoreConfig& k) {
 
 void check_core(Checker& c, const CoreConfig& k) {
     c.within("core.schedulers", k.schedulers, 1, 64);
-    // The execution mask is 32 bits (isa-notes.md).
+    // The execution mask is 32 bits (applegpu's docs).
     c.within("core.simd_width", k.simd_width, 1, 32);
     c.pow2("core.simd_width", k.simd_width);
     c.within("core.max_resident_simds", k.max_resident_simds, k.schedulers, 4096);

@@ -8,7 +8,7 @@
 // the line, and an evicted dirty line is written to the level below.
 //
 // Bandwidth and queueing: the level's upstream ports are "links". The L2 has
-// one per core (`bytes_per_cycle` each, as memory-hierarchy.md gives it per
+// one per core (`bytes_per_cycle` each, as metal-benchmarks gives it per
 // core) and a shared array whose rate is the sum over the chip's cores (so it
 // binds only on runs with more cores than the chip has); the SLC has one link
 // from the L2 at `bytes_per_cycle` x the chip's cores, shared by all. Data

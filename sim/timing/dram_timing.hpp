@@ -2,7 +2,7 @@
 // buses. Plain C++ (the SystemC Dram module wraps it), so that its timing can
 // be tested on its own.
 //
-// Address mapping (an assumption, memory-hierarchy.md has none): consecutive
+// Address mapping (an assumption, no public source gives one): consecutive
 // lines interleave over the channels; within a channel, `row_bytes` of
 // consecutive channel lines share a row, and consecutive rows rotate over the
 // banks, so a stream keeps rows open and overlaps activations in other banks.

@@ -6,7 +6,7 @@
 // an instruction of another simd after the producer, the consumer must read
 // the value from the register cache, which holds it `write_latency` cycles
 // after it is ready. A simd running alone, or issuing its independent work
-// back to back (quadruple dispatch from one simd, apple-gpu-core.md), never
+// back to back (quadruple dispatch from one simd, metal-benchmarks), never
 // pays; dependent chains that take turns with other simds do. The evidence
 // (metal-benchmarks ilp_occupancy.csv, docs/validation.md item 4): a 16-bit
 // chain costs 3.1 cycles per operation alone, 3.5 beside one other simd and

@@ -7,7 +7,7 @@
 // aligned power-of-two access never straddles a 128-byte line; a 6- or
 // 12-byte one may, and is split into its two lines.
 //
-// apple-gpu-core.md: 128-byte L1 lines, 64 bytes per core-cycle on the core's
+// metal-benchmarks: 128-byte L1 lines, 64 bytes per core-cycle on the core's
 // data path. The path is the core's (shared by its schedulers): each line
 // occupies it for ceil(bytes the lanes take from it / 64) cycles, and a miss
 // that finds the L1's MSHRs full holds the path until one frees, so later

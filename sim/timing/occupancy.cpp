@@ -32,7 +32,7 @@ Residency compute_residency(const CoreConfig& core, const Launch& launch,
                                     std::to_string(core.register_file.max_halves_per_thread) +
                                     " allowed");
 
-    // Register rule. The Mesa occupancy table (isa-notes.md) gives the most
+    // Register rule. The Mesa occupancy table (src/asahi/compiler) gives the most
     // threads a threadgroup may have at a register count (Metal's
     // maxTotalThreadsPerThreadgroup); the core holds as many simds as its
     // register file has room for at that allocation (208 KB / (2 B x halves

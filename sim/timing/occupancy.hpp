@@ -1,6 +1,6 @@
 // Residency: how many threadgroups of a launch one core holds at once.
 //
-// Three limits (apple-gpu-core.md, isa-notes.md): registers per thread set a
+// Three limits (metal-benchmarks, the Asahi Mesa compiler): registers per thread set a
 // thread limit through the occupancy table; threadgroup memory per threadgroup
 // against the core's total; and the resident-simd limit. A threadgroup is
 // resident whole or not at all.

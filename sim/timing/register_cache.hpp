@@ -1,8 +1,9 @@
 // A scheduler's operand reuse cache in front of the register file.
 //
-// apple-gpu-core.md ("Dispatch and the register cache"): operand fetch, not ALU
-// count, is the usual bottleneck at low occupancy or ILP, and the compiler
-// marks each source `cache` (keep it) or `discard` (drop it after this read).
+// metal-benchmarks (philipturner/metal-benchmarks, "ALU Bottlenecks"): operand
+// fetch, not ALU count, is the usual bottleneck at low occupancy or ILP; and
+// the compiler marks each source `cache` (keep it) or `discard` (drop it after
+// this read), as applegpu's docs describe the operand hints.
 // The model: a small fully associative cache of registers tagged by (simd,
 // register), replacement from the config; an entry holds a 32-bit register
 // or a 16-bit one (half_registers "own_entry"), or a 32-bit register with

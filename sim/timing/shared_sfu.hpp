@@ -1,7 +1,7 @@
 // The core's special-function units, shared by its schedulers.
 //
-// apple-gpu-core.md: 32 SFU lanes per core, "so it looks like a 4-cycle
-// pipeline to each scheduler". An instruction whose per-scheduler issue
+// metal-benchmarks ("ALU Layout"): 32 SFU lanes per core, which each scheduler
+// sees as a 4-cycle pipeline. An instruction whose per-scheduler issue
 // interval is I occupies the shared lanes for I * simd_width /
 // (schedulers * lanes) cycles: with 4 schedulers, 32 lanes and 32-wide simds,
 // an IMAD32 (I = 4) takes the SFUs for 1 cycle and an RSQRT (I = 8) for 2.

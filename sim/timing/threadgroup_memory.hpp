@@ -6,8 +6,8 @@
 // the busiest bank: lanes reading the same word share it (broadcast), lanes
 // reading different words of one bank serialise. Atomics serialise every lane
 // on the same word too (each is a read-modify-write). The banks belong to the
-// core, so one access at a time uses them (assumption: memory-hierarchy.md
-// gives no banking or port count).
+// core, so one access at a time uses them (assumption: no public source
+// gives a banking or port count).
 #pragma once
 
 #include <cstdint>

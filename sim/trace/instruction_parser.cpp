@@ -16,7 +16,7 @@ using isa::OperandRole;
 using isa::OperandSpec;
 
 constexpr unsigned kMaxOperands = 8;
-constexpr unsigned kWaitSlots = 2;  // isa-notes.md: asynchronous instructions name one of 2 slots
+constexpr unsigned kWaitSlots = 2;  // applegpu's docs: async instructions name one of 2 slots
 
 struct Tokens {
     std::array<std::string_view, kMaxOperands> operands;

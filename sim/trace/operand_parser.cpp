@@ -1,5 +1,5 @@
 // Text helpers and the operand syntax of the text trace (applegpu's
-// disassembly syntax, isa-notes.md "Disassembly text").
+// disassembly syntax, as its disassembler prints it: dougallj/applegpu).
 #include <charconv>
 #include <cstring>
 

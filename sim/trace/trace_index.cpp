@@ -47,7 +47,7 @@ Launch parse_launch(std::string_view rest, const LineContext& at) {
             if (n < 1) fail(at, "launch: threadgroups must be at least 1");
             l.threadgroups = n, tgs = true;
         } else if (key == "registers") {
-            // 128 registers of 2 halves (isa-notes.md); the core rounds up to its granularity.
+            // 128 registers of 2 halves (applegpu's docs); the core rounds up to its granularity.
             if (n < 1 || n > 256) fail(at, "launch: registers must be 1..256 half-registers");
             l.registers_halves = n, regs = true;
         } else if (key == "threadgroup_memory") {

@@ -1,6 +1,6 @@
 // Every kernel the probe would run, for every benchmark of the shipped suite
-// (validation/suite/instructions.json) and of the reference tables when they
-// are present, parses as C++ against a stub of the Metal types
+// (validation/suite/instructions.json) and of the reference tables shipped in
+// validation/data/metal-benchmarks/, parses as C++ against a stub of the Metal types
 // (metal_stub.hpp): g++ -fsyntax-only on one file holding them all.
 #include <catch2/catch.hpp>
 

@@ -202,7 +202,7 @@ TEST_CASE("sweep: shards split the points by number, and the array script runs e
     SlurmOptions o;
     o.executable = "/opt/agx sim/agxsim";
     o.sweep_file = "/s/sweep.json";
-    o.out_dir = "/shared/out";
+    o.out_dir = "/cluster/out";
     o.shards = 8;
     o.array_limit = 2;
     o.partition = "short";
@@ -212,7 +212,7 @@ TEST_CASE("sweep: shards split the points by number, and the array script runs e
     CHECK(script.find("#SBATCH --array=0-7%2\n") != std::string::npos);
     CHECK(script.find("#SBATCH --partition=short\n") != std::string::npos);
     CHECK(script.find(
-              "exec '/opt/agx sim/agxsim' sweep run '/s/sweep.json' --out '/shared/out' --shard "
+              "exec '/opt/agx sim/agxsim' sweep run '/s/sweep.json' --out '/cluster/out' --shard "
               "\"${SLURM_ARRAY_TASK_ID}/8\"") != std::string::npos);
     o.partition = "a b";
     CHECK_THROWS_AS(slurm_script(o), agx::InputError);

@@ -16,7 +16,7 @@ namespace agx::validation {
 
 namespace {
 
-constexpr double kM1MaxGhz = 1.296;  // apple-gpu-core.md chips table
+constexpr double kM1MaxGhz = 1.296;  // metal-benchmarks' chip table
 constexpr double kA14Ghz = 1.278;
 constexpr const char* kSource =
     "metal-benchmarks (Philip Turner), measured with Metal compute kernels";
