@@ -12,55 +12,11 @@
 #include "sim/timing/scoreboard.hpp"
 #include "sim/timing/shared_sfu.hpp"
 #include "sim/trace/program_workload.hpp"
-#include "tests/unit/engine_rig.hpp"
+#include "tests/unit/engine_fixture.hpp"
 
 using namespace agx;
 
 namespace {
-
-TimingClassConfig timing(std::uint32_t interval, std::uint32_t latency) {
-    TimingClassConfig t;
-    t.issue_interval = interval;
-    t.latency = latency;
-    return t;  // one dispatch cycle
-}
-
-// The rig's small core with the full Mesa occupancy table, and FP and
-// integer/complex latencies of their own.
-CoreConfig test_core() {
-    CoreConfig c = test::small_core();
-    c.register_file.occupancy = {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
-                                 {160, 640},  {184, 576}, {208, 512}, {232, 448}, {256, 384}};
-    c.timing["f32_arith"] = timing(1, 3);
-    c.timing["f16_arith"] = timing(1, 3);
-    c.timing["imad32"] = timing(4, 4);
-    c.timing["rsqrt"] = timing(8, 9);
-    c.timing["device_load"] = timing(1, 2);
-    return c;
-}
-
-struct FixedMemory : MemoryPort {
-    Cycle latency;
-    std::uint64_t requests = 0;
-    explicit FixedMemory(Cycle l) : latency(l) {}
-    Cycle access(std::uint64_t, std::uint32_t, bool, Cycle now) override {
-        ++requests;
-        return now + latency;
-    }
-};
-
-// The engine on test_core(), its L1 at a fixed 100 cycles, instructions
-// fetched at once.
-struct Bench : test::EngineRig {
-    FixedMemory l1{100};
-    FixedMemory icache{0};
-    Bench() : EngineRig(test_core()) {}
-    Cycle run(Workload& w, CoreEngine** out_engine = nullptr) {
-        const Cycle end = EngineRig::run(w, l1, icache);
-        if (out_engine) *out_engine = engine.get();
-        return end;
-    }
-};
 
 Launch launch(std::uint32_t threads, std::uint32_t groups, std::uint32_t halves = 16) {
     return Launch::of(threads, groups, halves);
@@ -212,7 +168,10 @@ TEST_CASE("cache tags: LRU within a set") {
 }
 
 TEST_CASE("occupancy rule limits residency by registers, threadgroup memory and simds") {
-    CoreConfig c = test_core();
+    CoreConfig c = test::small_core();
+    // Mesa's occupancy table: {halves, threads}.
+    c.register_file.occupancy = {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
+                                 {160, 640},  {184, 576}, {208, 512}, {232, 448}, {256, 384}};
     // 208 KB holds 1024 threads at 104 halves: one threadgroup of 1024.
     Residency r = compute_residency(c, launch(1024, 10, 104), "t");
     CHECK(r.threadgroups_per_core == 1);
@@ -234,11 +193,12 @@ TEST_CASE("occupancy rule limits residency by registers, threadgroup memory and 
 }
 
 TEST_CASE("engine: a dependent chain issues once per latency") {
-    Bench b;
+    test::EngineFixture fx;
+    fx.cfg.timing["f32_arith"].latency = 3;
     ProgramWorkload w("chain", launch(32, 1),
                       {make_instruction("fmadd32", {reg32(0), reg32(0), reg32(1), reg32(2)})}, 100);
-    CoreEngine* e = nullptr;
-    const Cycle end = b.run(w, &e);
+    const Cycle end = fx.run(w);
+    const CoreEngine* e = fx.engine.get();
     // The first instruction misses r0, r1, r2 in the register cache: six
     // halves at two 32-bit reads per cycle take one extra cycle. After that
     // every operand hits and each instruction waits for the previous result.
@@ -253,24 +213,27 @@ TEST_CASE("engine: a dependent chain issues once per latency") {
 }
 
 TEST_CASE("engine: independent work from many simds saturates the schedulers") {
-    Bench b;
+    test::EngineFixture fx;
+    fx.cfg.timing["f16_arith"].latency = 3;  // four independent instructions cover it
     std::vector<Instruction> body;
     for (unsigned i = 0; i < 4; ++i)
         body.push_back(make_instruction("fadd16", {reg16(2 * i), reg16(2 * i), reg16(20)}));
     ProgramWorkload w("ilp4", launch(256, 11, 16), body, 100);  // 88 simds
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     const double ipc = 88.0 * 400 / static_cast<double>(end);
     CHECK(ipc > 3.9);
     CHECK(ipc <= 4.0);
 }
 
 TEST_CASE("engine: IMAD32 is limited by its 4-cycle issue interval") {
-    Bench b;
+    test::EngineFixture fx;
+    fx.cfg.timing["imad32"].issue_interval = 4;
+    fx.cfg.timing["imad32"].latency = 4;
     std::vector<Instruction> body;
     for (unsigned i = 0; i < 4; ++i)
         body.push_back(make_instruction("imadd32", {reg32(i), reg32(i), reg32(8), reg32(9)}));
     ProgramWorkload w("imad", launch(32 * 24, 1, 32), body, 50);  // 24 simds
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     const double cycles_per_inst_per_sched = static_cast<double>(end) / (24.0 * 200 / 4);
     CHECK(cycles_per_inst_per_sched == Approx(4.0).epsilon(0.02));
 }
@@ -280,16 +243,19 @@ namespace {
 // four integer/complex instructions (a 4-cycle interval, two dispatch
 // cycles) and four FP32 instructions that each depend on one of them.
 double complex_then_dependent(SchedulerPolicy policy) {
-    Bench b;
-    b.cfg.scheduler_policy = policy;
-    b.cfg.timing["imad32"].dispatch_cycles = 2;
+    test::EngineFixture fx;
+    fx.cfg.scheduler_policy = policy;
+    fx.cfg.timing["imad32"].issue_interval = 4;
+    fx.cfg.timing["imad32"].dispatch_cycles = 2;
+    fx.cfg.timing["imad32"].latency = 4;
+    fx.cfg.timing["f32_arith"].latency = 3;
     std::vector<Instruction> body;
     for (unsigned i = 0; i < 4; ++i)
         body.push_back(make_instruction("imadd32", {reg32(i), reg32(i + 4), reg32(8), reg32(9)}));
     for (unsigned i = 0; i < 4; ++i)
         body.push_back(make_instruction("fadd32", {reg32(i + 4), reg32(i), reg32(10)}));
     ProgramWorkload w("complex_then_dependent", launch(256, 11, 32), body, 40);  // 88 simds
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     return static_cast<double>(end) / (88.0 * 40 * 4 / 4);  // per complex instruction
 }
 }  // namespace
@@ -304,23 +270,26 @@ TEST_CASE("engine: complex_first keeps the integer/complex pipe busy where greed
 }
 
 TEST_CASE("engine: wait blocks until the slot's loads are back") {
-    Bench b;
+    test::EngineFixture fx;
+    fx.cfg.timing["device_load"].latency = 2;
+    fx.cfg.timing["f32_arith"].latency = 3;
+    fx.l1.latency = 100;
     ProgramWorkload w("load", launch(32, 1), load_wait_use(), 1);
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     // The load issues at 0; its line leaves the unit after the unit's latency
     // (2) and is back 100 cycles later, at 102. The wait issues at 102, the
     // add at 103, and its result is written after the FP32 latency of 3.
     CHECK(end == 2 + 100 + 1 + 3);
-    CHECK(b.l1.requests == 1);
+    CHECK(fx.l1.requests == 1);
 }
 
 TEST_CASE("engine: a barrier holds a threadgroup's simds until all arrive") {
-    Bench b;
+    test::EngineFixture fx;
     Instruction barrier = make_instruction("threadgroup_barrier", {});
     Instruction add = make_instruction("fadd32", {reg32(1), reg32(1), reg32(2)});
     ProgramWorkload w("barrier", launch(128, 2), {add, barrier, add}, 3);
-    CoreEngine* e = nullptr;
-    b.run(w, &e);
+    fx.run(w);
+    const CoreEngine* e = fx.engine.get();
     CHECK(e->simd_instructions() == 2 * 4 * 9);
     CHECK(e->threadgroups_done() == 2);
 }
@@ -328,20 +297,21 @@ TEST_CASE("engine: a barrier holds a threadgroup's simds until all arrive") {
 namespace {
 // Cycles per instruction per scheduler of one-instruction dependent chains
 // (the FP32 latency, 3), 200 long, `per_scheduler` simds on each scheduler
-// of b's core.
-double chains_on(Bench& b, unsigned per_scheduler) {
+// of fx's core.
+double chains_on(test::EngineFixture& fx, unsigned per_scheduler) {
+    fx.cfg.timing["f32_arith"].latency = 3;
     ProgramWorkload w("chains", launch(32 * 4 * per_scheduler, 1),
                       {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 200);
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     return static_cast<double>(end) / (per_scheduler * 200.0);
 }
 
 // The chains in 24 simds, 6 per scheduler (a whole number of pools of 1, 2
 // or 3), with a pool of `active` simds.
 double chain_rate(std::uint32_t active) {
-    Bench b;
-    b.cfg.active_simds = active;
-    return chains_on(b, 6);
+    test::EngineFixture fx;
+    fx.cfg.active_simds = active;
+    return chains_on(fx, 6);
 }
 }  // namespace
 
@@ -355,13 +325,13 @@ TEST_CASE("engine: a two-level scheduler issues only from its active pool") {
 }
 
 TEST_CASE("engine: simds at a barrier leave the pool, so a group larger than it gets through") {
-    Bench b;
-    b.cfg.active_simds = 1;
+    test::EngineFixture fx;
+    fx.cfg.active_simds = 1;
     Instruction barrier = make_instruction("threadgroup_barrier", {});
     Instruction add = make_instruction("fadd32", {reg32(1), reg32(1), reg32(2)});
     ProgramWorkload w("barrier", launch(512, 2), {add, barrier, add}, 3);  // 4 simds/scheduler
-    CoreEngine* e = nullptr;
-    b.run(w, &e);
+    fx.run(w);
+    const CoreEngine* e = fx.engine.get();
     CHECK(e->simd_instructions() == 2 * 16 * 9);
     CHECK(e->threadgroups_done() == 2);
 }
@@ -369,10 +339,11 @@ TEST_CASE("engine: simds at a barrier leave the pool, so a group larger than it 
 TEST_CASE("engine: a simd waiting on memory leaves the pool for another") {
     // One pool place per scheduler, 100-cycle loads: with the waiting simd
     // out of the pool, the other simds' loads overlap with its wait.
-    Bench b;
-    b.cfg.active_simds = 1;
+    test::EngineFixture fx;
+    fx.cfg.active_simds = 1;
+    fx.l1.latency = 100;
     ProgramWorkload w("loads", launch(32 * 16, 1), load_wait_use(), 1);  // 4 simds/scheduler
-    const Cycle end = b.run(w);
+    const Cycle end = fx.run(w);
     CHECK(end < 2 * 100);  // four back-to-back waits would take over 400
 }
 
@@ -381,15 +352,16 @@ namespace {
 // independent FP32 work, `groups` threadgroups of which `resident` fit at
 // once, each paying a 1000-cycle launch overhead.
 Cycle overhead_run(std::uint32_t groups, std::uint32_t resident) {
-    Bench b;
+    test::EngineFixture fx;
+    fx.cfg.timing["f32_arith"].latency = 3;  // four independent instructions cover it
     std::vector<Instruction> body;
     for (unsigned i = 0; i < 4; ++i)
         body.push_back(make_instruction("fadd32", {reg32(i), reg32(i), reg32(8)}));
     Launch l = launch(4 * 32, groups);
     l.overhead_cycles = 1000;
-    l.threadgroup_memory_bytes = b.cfg.threadgroup_memory_bytes / resident;
+    l.threadgroup_memory_bytes = fx.cfg.threadgroup_memory_bytes / resident;
     ProgramWorkload w("overhead", l, body, 50);
-    return b.run(w);
+    return fx.run(w);
 }
 }  // namespace
 
@@ -411,14 +383,13 @@ TEST_CASE("engine: each threadgroup pays the launch overhead, which other thread
 namespace {
 // Instructions each scheduler issued for two threadgroups of two simds.
 std::vector<std::uint64_t> issued_per_scheduler(SimdPlacement placement) {
-    Bench b;
-    b.cfg.simd_placement = placement;
+    test::EngineFixture fx;
+    fx.cfg.simd_placement = placement;
     ProgramWorkload w("placed", launch(2 * 32, 2),
                       {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})}, 10);
-    CoreEngine* e = nullptr;
-    b.run(w, &e);
+    fx.run(w);
     std::vector<std::uint64_t> issued;
-    for (const auto& s : e->scheduler_counters()) issued.push_back(s.issued);
+    for (const auto& s : fx.engine->scheduler_counters()) issued.push_back(s.issued);
     return issued;
 }
 }  // namespace
@@ -455,10 +426,10 @@ TEST_CASE(
 namespace {
 // The chains with the given forwarding and a 2-cycle register-cache write.
 double chains_rate(unsigned per_scheduler, ForwardingPolicy forwarding) {
-    Bench b;
-    b.cfg.register_cache.forwarding = forwarding;
-    b.cfg.register_cache.write_latency = 2;
-    return chains_on(b, per_scheduler);
+    test::EngineFixture fx;
+    fx.cfg.register_cache.forwarding = forwarding;
+    fx.cfg.register_cache.write_latency = 2;
+    return chains_on(fx, per_scheduler);
 }
 }  // namespace
 
@@ -472,14 +443,15 @@ TEST_CASE("engine: chains taking turns on a scheduler wait for the register cach
 }
 
 TEST_CASE("engine: a launch overhead longer than the deadlock limit is waited out") {
-    Bench b;
-    b.cfg.deadlock_cycles = 1000;
+    test::EngineFixture fx;
+    fx.cfg.deadlock_cycles = 1000;
+    fx.cfg.timing["f32_arith"].latency = 3;
     Launch l = launch(4 * 32, 1);
     l.overhead_cycles = 5000;
     ProgramWorkload w("slow start", l, {make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)})},
                       10);
     Cycle end = 0;
-    REQUIRE_NOTHROW(end = b.run(w));
+    REQUIRE_NOTHROW(end = fx.run(w));
     CHECK(end >= 5000 + 10 * 3);
     CHECK(end <= 5000 + 10 * 3 + 10);
 }
