@@ -1,16 +1,12 @@
-// Unit tests of the core's timing logic, without SystemC: the engine is driven
-// cycle by cycle with fixed-latency memory fakes.
+// The core engine, driven cycle by cycle without SystemC with fixed-latency
+// memory fakes: issue rates, waits, barriers, the two-level scheduler, launch
+// overheads, simd placement, register-cache forwarding.
 #include <catch2/catch.hpp>
 
-#include "isa/catalogue.hpp"
-#include "sim/common/errors.hpp"
-#include "sim/timing/cache_tags.hpp"
+#include <string>
+#include <vector>
+
 #include "sim/timing/core_engine.hpp"
-#include "sim/timing/forwarding.hpp"
-#include "sim/timing/occupancy.hpp"
-#include "sim/timing/register_cache.hpp"
-#include "sim/timing/scoreboard.hpp"
-#include "sim/timing/shared_sfu.hpp"
 #include "sim/trace/program_workload.hpp"
 #include "tests/unit/engine_fixture.hpp"
 
@@ -36,161 +32,6 @@ std::vector<Instruction> load_wait_use() {
 }
 
 }  // namespace
-
-TEST_CASE("scoreboard tracks 16-bit halves inside 32-bit registers") {
-    Scoreboard sb;
-    sb.write(reg16(11), 7);  // r5h
-    CHECK(sb.ready_at(reg32(5)) == 7);
-    CHECK(sb.ready_at(reg16(10)) == 0);  // r5l untouched
-    CHECK(sb.ready_at(imm(3)) == 0);
-}
-
-TEST_CASE("shared SFU occupancy is fractional: RECIP takes 1.5 cycles of 32 lanes") {
-    SharedSfu sfu(4, 32, 32);
-    CHECK(sfu.issue(0, 6) == 0);              // lanes busy until 1.5
-    CHECK(sfu.free_at() == 0);                // the queue in front takes one more at once
-    CHECK(sfu.issue(0, 6) == 1);              // it starts at 1.5: one whole cycle late
-    CHECK(sfu.free_at() == 2);                // busy until 3.0
-    CHECK(sfu.issue(2, 6) == 1);              // starts at 3.0
-    CHECK(sfu.busy_cycles() == Approx(4.5));  // three RECIPs, 1.5 cycles each
-    SharedSfu narrow(4, 16, 32);              // half the lanes: an IMAD takes two cycles
-    narrow.issue(0, 4);
-    CHECK(narrow.free_at() == 1);
-}
-
-TEST_CASE("register cache: reuse hits, discard drops, misses beyond the read ports cost cycles") {
-    RegisterCacheConfig cfg{RegisterCacheSharing::Scheduler,
-                            4,
-                            1,
-                            0,
-                            0,
-                            HalfRegisters::ShareEntry,
-                            Replacement::Lru};  // one 32-bit read per cycle
-    RegisterCache rc(cfg);
-    Instruction fma = make_instruction("fmadd32", {reg32(0), reg32(1), reg32(2), reg32(3)});
-    CHECK(rc.fetch_operands(0, fma, 0) ==
-          2);                        // three misses, one per cycle: done in cycle 3, 2 late
-    CHECK(rc.ports_free_at() == 2);  // one cycle of reads may stay queued
-    CHECK(rc.fetch_operands(0, fma, 10) == 0);  // all cached now
-    Instruction discard =
-        make_instruction("fadd32", {reg32(4), reg32(1, CacheHint::Discard), reg32(2)});
-    CHECK(rc.fetch_operands(0, discard, 20) == 0);
-    CHECK(rc.fetch_operands(0, discard, 30) == 0);  // r1 missed: one read fits the issue cycle
-    CHECK(rc.misses() == 4);
-}
-
-TEST_CASE("register cache: a partition per simd keeps each simd's registers from the others'") {
-    RegisterCacheConfig cfg{
-        RegisterCacheSharing::Simd, 2, 2, 0, 0, HalfRegisters::ShareEntry, Replacement::Lru};
-    RegisterCache rc(cfg);
-    Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
-    rc.fetch_operands(0, add, 0);  // simd 0: r0, r1
-    for (std::uint32_t simd = 1; simd < 8; ++simd) rc.fetch_operands(simd, add, 1);
-    const auto misses = rc.misses();
-    CHECK(rc.fetch_operands(0, add, 2) == 0);  // seven other simds did not evict simd 0's
-    CHECK(rc.misses() == misses);
-    Instruction other = make_instruction("fadd32", {reg32(2), reg32(2), reg32(3)});
-    rc.fetch_operands(0, other, 3);  // simd 0's two entries now hold r2, r3
-    rc.fetch_operands(0, add, 4);
-    CHECK(rc.misses() == misses + 4);
-
-    RegisterCacheConfig shared{
-        RegisterCacheSharing::Scheduler, 2, 2, 0, 0, HalfRegisters::ShareEntry, Replacement::Lru};
-    RegisterCache one(shared);
-    one.fetch_operands(0, add, 0);
-    one.fetch_operands(1, add, 1);  // simd 1's r0, r1 evict simd 0's
-    one.fetch_operands(0, add, 2);
-    CHECK(one.misses() == 6);
-}
-
-TEST_CASE("register cache: a miss's operand arrives file_read_latency cycles after its read") {
-    RegisterCacheConfig cfg{
-        RegisterCacheSharing::Simd, 12, 2, 3, 3, HalfRegisters::ShareEntry, Replacement::Lru};
-    RegisterCache rc(cfg);
-    Instruction add = make_instruction("fadd32", {reg32(0), reg32(0), reg32(1)});
-    CHECK(rc.fetch_operands(0, add, 0) == 3);   // two reads fit the issue cycle, then 3 cycles
-    CHECK(rc.fetch_operands(0, add, 10) == 0);  // both cached: no read, no latency
-    Instruction three = make_instruction("fmadd32", {reg32(2), reg32(2), reg32(3), reg32(4)});
-    CHECK(rc.fetch_operands(0, three, 20) == 4);  // three reads take two cycles, then 3
-}
-
-TEST_CASE("register cache: a 16-bit register takes an entry of its own unless halves share") {
-    // Four 16-bit registers, the halves of r0 and r1, in two entries.
-    Instruction lo = make_instruction("fadd16", {reg16(0), reg16(0), reg16(2)});
-    Instruction hi = make_instruction("fadd16", {reg16(1), reg16(1), reg16(3)});
-    RegisterCacheConfig own{
-        RegisterCacheSharing::Simd, 2, 2, 3, 1, HalfRegisters::OwnEntry, Replacement::Lru};
-    RegisterCache a(own);
-    CHECK(a.fetch_operands(0, lo, 0) == 1);   // two 16-bit misses: the 16-bit read latency
-    CHECK(a.fetch_operands(0, hi, 10) == 1);  // h1, h3 evict h0, h2
-    CHECK(a.fetch_operands(0, lo, 20) == 1);
-    CHECK(a.misses() == 6);
-    RegisterCacheConfig share{
-        RegisterCacheSharing::Simd, 2, 2, 3, 1, HalfRegisters::ShareEntry, Replacement::Lru};
-    RegisterCache b(share);
-    b.fetch_operands(0, lo, 0);  // r0 and r1 now cached, both halves
-    CHECK(b.fetch_operands(0, hi, 10) == 0);
-    CHECK(b.fetch_operands(0, lo, 20) == 0);
-    CHECK(b.misses() == 2);
-    // A cached 32-bit register serves reads of its halves; a cached half
-    // does not serve a read of the whole register.
-    Instruction whole = make_instruction("fadd32", {reg32(6), reg32(0), reg32(1)});
-    RegisterCache c(RegisterCacheConfig{RegisterCacheSharing::Simd, 4, 2, 3, 1,
-                                        HalfRegisters::OwnEntry, Replacement::Lru});
-    c.fetch_operands(0, whole, 0);  // r0, r1 (and the result r6) cached
-    auto misses = c.misses();
-    CHECK(c.fetch_operands(0, lo, 10) == 0);  // h0 (in r0), h2 (in r1): hits; writes into r0
-    CHECK(c.misses() == misses);
-    Instruction half = make_instruction("fadd16", {reg16(10), reg16(10), reg16(10)});
-    RegisterCache d(RegisterCacheConfig{RegisterCacheSharing::Simd, 4, 2, 3, 1,
-                                        HalfRegisters::OwnEntry, Replacement::Lru});
-    d.fetch_operands(0, half, 0);  // h10 alone cached
-    misses = d.misses();
-    Instruction r5 = make_instruction("fadd32", {reg32(7), reg32(5), reg32(5)});
-    CHECK(d.fetch_operands(0, r5, 10) == 3);  // r5 (h10, h11) misses
-    CHECK(d.misses() == misses + 1);
-    // A 32-bit operand among the misses: the 32-bit latency.
-    Instruction mixed = make_instruction("fadd32", {reg32(4), reg32(4), reg32(5)});
-    CHECK(a.fetch_operands(0, mixed, 30) == 3);
-}
-
-TEST_CASE("cache tags: LRU within a set") {
-    CacheConfig cfg{256, 128, 2, 1, 64, 1, 0, Replacement::Lru};  // one set, two ways
-    CacheTags tags(cfg);
-    // A read that allocates on a miss, as the caches look their lines up.
-    auto read = [&](std::uint64_t address) { return tags.access(address, false, true).hit; };
-    CHECK_FALSE(read(0));
-    CHECK_FALSE(read(128));
-    CHECK(read(0));
-    CHECK_FALSE(read(256));  // evicts 128, the least recently used
-    CHECK(read(0));
-    CHECK_FALSE(read(128));
-}
-
-TEST_CASE("occupancy rule limits residency by registers, threadgroup memory and simds") {
-    CoreConfig c = test::small_core();
-    // Mesa's occupancy table: {halves, threads}.
-    c.register_file.occupancy = {{104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
-                                 {160, 640},  {184, 576}, {208, 512}, {232, 448}, {256, 384}};
-    // 208 KB holds 1024 threads at 104 halves: one threadgroup of 1024.
-    Residency r = compute_residency(c, launch(1024, 10, 104), "t");
-    CHECK(r.threadgroups_per_core == 1);
-    // At 256 halves, 13 simds fit: one threadgroup of 384 threads (12 simds).
-    r = compute_residency(c, launch(384, 10, 256), "t");
-    CHECK(r.threadgroups_per_core == 1);
-    CHECK(r.limited_by == "registers");
-    r = compute_residency(c, launch(64, 100, 128), "t");  // 26 simds: 13 groups of 2
-    CHECK(r.threadgroups_per_core == 13);
-    r = compute_residency(c, launch(32, 200, 16), "t");
-    CHECK(r.threadgroups_per_core == 96);
-    CHECK(r.limited_by == "simds");
-    Launch big = launch(64, 10, 16);
-    big.threadgroup_memory_bytes = 20 * 1024;
-    r = compute_residency(c, big, "t");
-    CHECK(r.threadgroups_per_core == 3);
-    CHECK(r.limited_by == "threadgroup_memory");
-    CHECK_THROWS_AS(compute_residency(c, launch(512, 1, 256), "t"), InputError);
-}
 
 TEST_CASE("engine: a dependent chain issues once per latency") {
     test::EngineFixture fx;
@@ -401,28 +242,6 @@ TEST_CASE("engine: simd placement fills slots in order or rotates each threadgro
     CHECK(issued_per_scheduler(SimdPlacement::Rotate) == std::vector<std::uint64_t>{10, 20, 10, 0});
 }
 
-TEST_CASE(
-    "forwarding: a result reaches the same simd's next instruction, others wait for the cache") {
-    Forwarding f(true, 2);
-    Scoreboard a, b;
-    const Operand r0 = reg32(0);
-    Instruction use = make_instruction("fadd32", {reg32(1), reg32(0), reg32(0)});
-    // Simd a issues its producer at cycle 10 (its first issue), ready at 13.
-    a.write(r0, 13, f.stamp(0));
-    f.count_issue();
-    // Back to back from a: forwarded, nothing late.
-    CHECK(f.late_sources(a, 1, use, 13) == 0);
-    // Simd b issues in between: a's consumer at 13 waits until 13 + 2.
-    b.write(r0, 14, f.stamp(0));
-    f.count_issue();
-    CHECK(f.late_sources(a, 1, use, 13) == 2);
-    CHECK(f.late_sources(a, 1, use, 14) == 1);
-    CHECK(f.late_sources(a, 1, use, 15) == 0);  // in the register cache by then
-    // Every result forwarded: never late.
-    Forwarding always(false, 2);
-    CHECK(always.late_sources(a, 1, use, 13) == 0);
-}
-
 namespace {
 // The chains with the given forwarding and a 2-cycle register-cache write.
 double chains_rate(unsigned per_scheduler, ForwardingPolicy forwarding) {
@@ -454,25 +273,4 @@ TEST_CASE("engine: a launch overhead longer than the deadlock limit is waited ou
     REQUIRE_NOTHROW(end = fx.run(w));
     CHECK(end >= 5000 + 10 * 3);
     CHECK(end <= 5000 + 10 * 3 + 10);
-}
-
-TEST_CASE("forwarding: each half of an operand is on the path or not by its own writer") {
-    Forwarding f(true, 2);
-    Scoreboard sb;
-    // r0l written by another simd's turn (stamp 0 is not the consumer's 5),
-    // ready at 100; r0h written back to back (stamp 5), ready at 103.
-    sb.write(reg16(0), 100, 0);
-    sb.write(reg16(1), 103, 5);
-    for (int i = 0; i < 5; ++i) f.count_issue();  // the consumer's stamp is 5
-    Instruction use32 = make_instruction("fadd32", {reg32(2), reg32(0), reg32(0)});
-    // The low half is off the path: in the cache at 102.
-    CHECK(f.late_sources(sb, 0, use32, 101) == 1);
-    CHECK(f.late_sources(sb, 0, use32, 102) == 0);
-    // The other way round: only the high half off the path, ready at 103.
-    Scoreboard sb2;
-    sb2.write(reg16(0), 103, 5);
-    sb2.write(reg16(1), 100, 0);
-    CHECK(f.late_sources(sb2, 0, use32, 101) == 1);
-    Instruction use_lo = make_instruction("fadd16", {reg16(4), reg16(0), reg16(0)});
-    CHECK(f.late_sources(sb2, 0, use_lo, 101) == 0);  // its own half is forwarded
 }
