@@ -18,7 +18,7 @@
 
 #include "child.hpp"
 #include "report.hpp"
-#include "spawn.hpp"
+#include "sim/common/child_process.hpp"
 #include "workloads.hpp"
 
 namespace agx::bench {
@@ -28,17 +28,23 @@ namespace {
 constexpr const char* kSimulateChild = "--child-simulate";
 constexpr const char* kDecodeChild = "--child-decode";
 
-// Runs one child; its one line of JSON, or the reason it failed.
-nlohmann::json measure(const std::vector<std::string>& args, ChildResult& child,
-                       std::string& error) {
-    child = run_self(args);
-    if (child.exit_code != 0) {
-        error = child.exit_code < 0 ? "killed by a signal"
-                                    : "exit code " + std::to_string(child.exit_code);
+// Runs this executable again (/proc/self/exe) with `args`, its standard
+// error going to ours; its one line of JSON, or the reason it failed.
+nlohmann::json measure(const std::vector<std::string>& args, ChildExit& child, std::string& error) {
+    std::vector<std::string> argv{"agxsim_bench"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildOptions options;
+    options.out.to = ChildStream::To::Pipe;
+    ChildProcess process = ChildProcess::exec("/proc/self/exe", argv, options);
+    const std::string output = process.read_output();
+    child = process.wait();
+    if (child.exit_code() != 0) {
+        error = child.exit_code() < 0 ? "killed by a signal"
+                                      : "exit code " + std::to_string(child.exit_code());
         return {};
     }
     try {
-        return nlohmann::json::parse(child.output);
+        return nlohmann::json::parse(output);
     } catch (const std::exception& e) {
         error = std::string("unreadable output: ") + e.what();
         return {};
@@ -77,7 +83,7 @@ SimulationRow simulate(const std::string& label, const std::string& what,
         SimulationRow row;
         row.name = label;
         row.what = what;
-        ChildResult child;
+        ChildExit child;
         const nlohmann::json j = measure({kSimulateChild, workload, std::to_string(instructions),
                                           std::to_string(cores), s.config, trace_dir},
                                          child, row.error);
@@ -100,7 +106,7 @@ DecodeRow decode(const std::string& kind, const std::string& what, std::uint64_t
         DecodeRow row;
         row.kind = kind;
         row.what = what;
-        ChildResult child;
+        ChildExit child;
         const nlohmann::json j =
             measure({kDecodeChild, kind, std::to_string(instructions), dir}, child, row.error);
         if (!row.error.empty()) return row;

@@ -1,8 +1,5 @@
 #include "sim/sweep/external_command.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,8 +8,9 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
-extern char** environ;
+#include "sim/common/child_process.hpp"
 
 namespace agx::sweep {
 
@@ -44,29 +42,28 @@ CommandResult run_external(const std::vector<std::string>& argv) {
         r.error = std::string("cannot create a temporary file: ") + std::strerror(errno);
         return r;
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_TRUNC,
-                                     0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_TRUNC,
-                                     0);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-        r.error = std::string(argv[0]) + ": " + std::strerror(rc);
+    ChildOptions options;
+    options.out = {ChildStream::To::File, out_path};
+    options.err = {ChildStream::To::File, err_path};
+    options.search_path = true;
+    ChildProcess child;
+    int error = 0;
+    try {
+        child = ChildProcess::exec(argv[0], argv, options);
+        error = child.start_error();
+    } catch (const std::system_error& e) {
+        error = e.code().value();
+    }
+    if (error != 0) {
+        child.wait();
+        r.error = std::string(argv[0]) + ": " + std::strerror(error);
         ::unlink(out_path.c_str());
         ::unlink(err_path.c_str());
         return r;
     }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const ChildExit ended = child.wait();
     r.started = true;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.exit_code = ended.exited() ? ended.exit_code() : 128 + ended.signal();
     r.out = read_and_remove(out_path);
     std::istringstream err(read_and_remove(err_path));
     for (std::string line; std::getline(err, line);)

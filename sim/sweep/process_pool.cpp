@@ -1,9 +1,6 @@
 #include "sim/sweep/process_pool.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,7 +12,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <system_error>
 
+#include "sim/common/child_process.hpp"
 #include "sim/common/errors.hpp"
 
 namespace agx::sweep {
@@ -56,6 +55,7 @@ struct Running {
     std::size_t job;
     std::string stats_path, err_path;
     Clock::time_point start;
+    ChildProcess child;
 };
 
 std::string last_line(const std::string& path) {
@@ -68,34 +68,22 @@ std::string last_line(const std::string& path) {
     return last;
 }
 
-pid_t spawn(const std::string& exe, const std::vector<std::string>& args,
-            const std::string& err_path) {
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(exe.c_str()));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid != 0) return pid;
-    // The child: die with the sweep; stdout to /dev/null, stderr to its file.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    const int null_fd = ::open("/dev/null", O_WRONLY);
-    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (null_fd < 0 || err_fd < 0) ::_exit(127);
-    ::dup2(null_fd, STDOUT_FILENO);
-    ::dup2(err_fd, STDERR_FILENO);
-    ::execv(exe.c_str(), argv.data());
-    ::_exit(127);
+ChildProcess spawn(const std::string& exe, const std::vector<std::string>& args,
+                   const std::string& err_path) {
+    std::vector<std::string> argv{exe};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildOptions options;
+    options.out.to = ChildStream::To::Null;
+    options.err = {ChildStream::To::File, err_path};
+    options.die_with_parent = true;  // die with the sweep
+    return ChildProcess::exec(exe, argv, options);
 }
 
-PointOutcome finish(const Running& r, std::size_t index, int status) {
+PointOutcome finish(const Running& r, std::size_t index, const ChildExit& ended) {
     PointOutcome o;
     o.index = index;
     o.host_seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (ended.exit_code() == 0) {
         std::ifstream in(r.stats_path);
         try {
             o.stats = nlohmann::json::parse(in);
@@ -103,13 +91,13 @@ PointOutcome finish(const Running& r, std::size_t index, int status) {
         } catch (const nlohmann::json::exception& e) {
             o.error = std::string("its statistics do not parse: ") + e.what();
         }
-    } else if (WIFEXITED(status)) {
+    } else if (ended.exited()) {
         const std::string line = last_line(r.err_path);
-        o.error = "exit " + std::to_string(WEXITSTATUS(status)) + (line.empty() ? "" : ": " + line);
-        if (WEXITSTATUS(status) == 127 && line.empty()) o.error += ": cannot start the simulator";
+        o.error = "exit " + std::to_string(ended.exit_code()) + (line.empty() ? "" : ": " + line);
+        if (ended.exit_code() == 127 && line.empty()) o.error += ": cannot start the simulator";
     } else {
-        o.error = std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
-                  strsignal(WTERMSIG(status)) + ")";
+        o.error = std::string("killed by signal ") + std::to_string(ended.signal()) + " (" +
+                  strsignal(ended.signal()) + ")";
         const std::string line = last_line(r.err_path);
         if (!line.empty()) o.error += ": " + line;
     }
@@ -134,17 +122,15 @@ bool run_pool(const std::vector<PointJob>& jobs, const PoolOptions& options,
     fs::create_directories(options.scratch_dir, ec);
     if (ec) throw InputError(options.scratch_dir, "cannot create: " + ec.message());
     InterruptScope interrupts;
-    std::map<pid_t, Running> running;
+    std::map<int, Running> running;
     std::size_t next = 0;
     bool stopped = false;
     const std::string tag = std::to_string(::getpid());
 
     auto kill_all = [&] {
-        for (const auto& [pid, r] : running) ::kill(pid, SIGKILL);
-        for (const auto& [pid, r] : running) {
-            int status = 0;
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
+        for (auto& [pid, r] : running) r.child.kill();
+        for (auto& [pid, r] : running) {
+            r.child.wait();
             fs::remove(r.stats_path, ec);
             fs::remove(r.err_path, ec);
         }
@@ -157,36 +143,38 @@ bool run_pool(const std::vector<PointJob>& jobs, const PoolOptions& options,
             const PointJob& job = jobs[next];
             const std::string base =
                 options.scratch_dir + "/point-" + std::to_string(job.index) + "-" + tag;
-            Running r{next, base + ".json", base + ".err", Clock::now()};
+            Running r{next, base + ".json", base + ".err", Clock::now(), {}};
             std::vector<std::string> args = job.args;
             args.push_back("--stats");
             args.push_back(r.stats_path);
-            const pid_t pid = spawn(options.executable, args, r.err_path);
-            if (pid < 0) {
+            try {
+                r.child = spawn(options.executable, args, r.err_path);
+            } catch (const std::system_error& e) {
                 kill_all();
                 throw std::runtime_error(std::string("cannot start a point: ") +
-                                         std::strerror(errno));
+                                         std::strerror(e.code().value()));
             }
-            running.emplace(pid, r);
+            const int pid = r.child.pid();
+            running.emplace(pid, std::move(r));
             ++next;
         }
         if (g_interrupted) break;
-        int status = 0;
-        const pid_t pid = ::waitpid(-1, &status, 0);
+        ChildExit ended;
+        const int pid = wait_any(ended);
         if (pid < 0) {
             if (errno == EINTR) continue;
             break;  // no children left
         }
         const auto it = running.find(pid);
         if (it == running.end()) continue;
-        const Running r = it->second;
+        const Running r = std::move(it->second);
         running.erase(it);
         if (g_interrupted) {  // killed by the same Ctrl-C, perhaps: not a result
             fs::remove(r.stats_path, ec);
             fs::remove(r.err_path, ec);
             break;
         }
-        if (!on_outcome(finish(r, jobs[r.job].index, status))) stopped = true;
+        if (!on_outcome(finish(r, jobs[r.job].index, ended))) stopped = true;
     }
     const bool complete = !g_interrupted && !stopped;
     kill_all();

@@ -10,41 +10,11 @@
 #include "sim/timing/core_engine.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/trace/program_workload.hpp"
-#include "tests/unit/engine_rig.hpp"
+#include "tests/unit/engine_fixture.hpp"
 
 using namespace agx;
 
 namespace {
-
-CoreConfig small_core() {
-    CoreConfig c = test::small_core();
-    c.timing["device_load"] = {1, 1, 4};
-    c.timing["threadgroup_load"] = {1, 1, 55};
-    return c;
-}
-
-// An L1 at a fixed latency whose MSHRs, when `full_until` is set, free only then.
-struct FakeL1 : MemoryPort {
-    Cycle latency;
-    Cycle full_until = 0;
-    Cycle accepted = 0;
-    explicit FakeL1(Cycle l) : latency(l) {}
-    Cycle access(std::uint64_t, std::uint32_t, bool, Cycle now) override {
-        accepted = std::max(now, full_until);
-        return accepted + latency;
-    }
-    Cycle last_accepted() const override { return accepted; }
-};
-
-// The engine on small_core() with fake memories: threadgroup memory of 32
-// banks of 4 bytes.
-struct Rig : test::EngineRig {
-    FakeL1 l1{100};
-    FakeL1 icache{0};
-    ThreadgroupMemory banks{32, 4};
-    Rig() : EngineRig(small_core()) {}
-    Cycle run(Workload& w) { return EngineRig::run(w, l1, icache, &banks); }
-};
 
 Launch one_simd(std::uint32_t tg_bytes = 0) {
     Launch l;
@@ -75,12 +45,12 @@ Instruction wait(unsigned slot) {
 
 TEST_CASE("deadlock detector: a run that issues nothing for core.deadlock_cycles stops",
           "[memory]") {
-    Rig rig;
-    rig.cfg.deadlock_cycles = 1000;
-    rig.l1.latency = 50000;  // a load that takes far longer than the limit
+    test::EngineFixture fx;
+    fx.cfg.deadlock_cycles = 1000;
+    fx.l1.latency = 50000;  // a load that takes far longer than the limit
     ProgramWorkload w("stuck", one_simd(), {device_load(0x1000), wait(0)}, 1);
     try {
-        rig.run(w);
+        fx.run(w);
         FAIL("no deadlock reported");
     } catch (const InputError& e) {
         const std::string msg = e.what();
@@ -92,46 +62,49 @@ TEST_CASE("deadlock detector: a run that issues nothing for core.deadlock_cycles
 }
 
 TEST_CASE("a wait on a slot with nothing outstanding completes at once", "[memory]") {
-    Rig rig;
+    test::EngineFixture fx;
     Instruction add = make_instruction("fadd32", {reg32(1), reg32(1), reg32(2)});
     ProgramWorkload w("empty wait", one_simd(), {wait(1), add}, 1);
-    CHECK(rig.run(w) <= 5);
-    CHECK(rig.stalls(StallCause::WaitSlot) == 0);
+    CHECK(fx.run(w) <= 5);
+    CHECK(fx.stalls(StallCause::WaitSlot) == 0);
 }
 
 TEST_CASE("full MSHRs hold the load/store unit: the stall shows as lsu_queue", "[memory]") {
-    Rig rig;
-    rig.l1.full_until = 3000;
+    test::EngineFixture fx;
+    fx.l1.full_until = 3000;
     std::vector<Instruction> body;
     for (unsigned i = 0; i < 4; ++i) body.push_back(device_load(0x1000 + 128 * i, 4 + i));
     ProgramWorkload w("mshr", one_simd(), body, 1);
-    const Cycle end = rig.run(w);
+    const Cycle end = fx.run(w);
     CHECK(end > 3000);
-    CHECK(rig.stalls(StallCause::LsuQueue) > 2000);
-    CHECK(rig.lsu->mshr_wait_cycles() > 2000);
+    CHECK(fx.stalls(StallCause::LsuQueue) > 2000);
+    CHECK(fx.lsu->mshr_wait_cycles() > 2000);
 }
 
 TEST_CASE("threadgroup loads take the class latency plus their bank conflicts", "[memory]") {
-    Rig rig;
+    test::EngineFixture fx;
+    fx.banks.emplace(32, 4);  // 32 banks of 4 bytes
+    fx.cfg.timing["threadgroup_load"].latency = 55;
+    fx.cfg.timing["f32_arith"].latency = 2;
     Instruction tg = make_instruction("threadgroup_load", {reg32(4)});
     tg.mem.base = 0;
     tg.mem.stride = 8;  // two lanes per bank: two passes
     tg.mem.bytes_per_lane = 4;
     Instruction use = make_instruction("fadd32", {reg32(5), reg32(4), reg32(4)});
     ProgramWorkload w("tg", one_simd(1024), {tg, use}, 1);
-    const Cycle end = rig.run(w);
+    const Cycle end = fx.run(w);
     // Issue at 0, last pass at 1, result 55 later; the add issues then and
     // its result lands after the FP32 latency (2).
     CHECK(end == 1 + 55 + 2);
-    CHECK(rig.banks.conflict_cycles() == 1);
+    CHECK(fx.banks->conflict_cycles() == 1);
 }
 
 TEST_CASE("a misaligned lane access is an input error naming the workload and its line",
           "[memory]") {
-    Rig rig;
+    test::EngineFixture fx;
     ProgramWorkload w("misaligned", one_simd(), {device_load(0x1002)}, 1);
     try {
-        rig.run(w);
+        fx.run(w);
         FAIL("no error");
     } catch (const InputError& e) {
         const std::string msg = e.what();

@@ -1,13 +1,14 @@
 #include "validation/lib/runner.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <string>
 
+#include "sim/common/child_process.hpp"
 #include "sim/model/simulation.hpp"
 #include "validation/lib/memory_workload.hpp"
 #include "validation/lib/suite_workload.hpp"
@@ -28,9 +29,9 @@ struct Outcome {
     std::string error;
 };
 
-// The child: simulate, write "cycles instructions" or "! message", exit.
-[[noreturn]] void run_child(const MachineConfig& cfg, const BenchmarkDefinition& def,
-                            std::uint32_t reps, int fd) {
+// The child: simulate; "cycles instructions simds" or "! message".
+std::string run_child(const MachineConfig& cfg, const BenchmarkDefinition& def,
+                      std::uint32_t reps) {
     std::string out;
     try {
         if (def.memory) {
@@ -51,11 +52,7 @@ struct Outcome {
     }
     for (char& ch : out)
         if (ch == '\n') ch = ' ';
-    const ssize_t written = ::write(fd, out.data(), out.size());
-    (void)written;
-    ::close(fd);
-    std::fflush(nullptr);
-    ::_exit(0);
+    return out;
 }
 
 Outcome parse(const std::string& text) {
@@ -91,40 +88,26 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
 
     struct Running {
         std::size_t job;
-        int fd;
+        ChildProcess child;
     };
-    std::map<pid_t, Running> running;
+    std::map<int, Running> running;
     std::size_t next = 0;
     parallel = std::max(1u, parallel);
     while (next < jobs.size() || !running.empty()) {
         while (next < jobs.size() && running.size() < parallel) {
-            int fds[2];
-            if (::pipe(fds) != 0)
-                throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-            std::fflush(nullptr);
-            const pid_t pid = ::fork();
-            if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-            if (pid == 0) {
-                ::close(fds[0]);
-                run_child(cfg, defs[jobs[next].def], jobs[next].repetitions, fds[1]);
-            }
-            ::close(fds[1]);
-            running[pid] = {next++, fds[0]};
+            const Job& job = jobs[next];
+            ChildProcess child =
+                ChildProcess::fork([&] { return run_child(cfg, defs[job.def], job.repetitions); });
+            const int pid = child.pid();
+            running.emplace(pid, Running{next++, std::move(child)});
         }
-        int status = 0;
-        const pid_t pid = ::waitpid(-1, &status, 0);
+        ChildExit ended;
+        const int pid = wait_any(ended);
         if (pid < 0) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
         const auto it = running.find(pid);
         if (it == running.end()) continue;
-        std::string text;
-        char buf[512];
-        ssize_t n;
-        while ((n = ::read(it->second.fd, buf, sizeof buf)) > 0)
-            text.append(buf, static_cast<std::size_t>(n));
-        ::close(it->second.fd);
-        outcomes[it->second.job] = parse(text);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            outcomes[it->second.job].error = "simulation process crashed";
+        outcomes[it->second.job] = parse(it->second.child.read_output());
+        if (ended.exit_code() != 0) outcomes[it->second.job].error = "simulation process crashed";
         running.erase(it);
     }
 
