@@ -90,9 +90,7 @@ void CacheLevel::preload(std::uint64_t address, std::uint64_t bytes) {
 }
 
 void CacheLevel::report_stats(StatsWriter& out) const {
-    out.add("size_bytes", StatUnit::Bytes, "capacity (config)", cfg_.size_bytes);
-    out.add("reads", StatUnit::Count, "read requests", reads_);
-    out.add("writes", StatUnit::Count, "write requests", writes_);
+    report_request_stats(out, cfg_.size_bytes, reads_, writes_);
     out.add("bytes", StatUnit::Bytes, "bytes requested", bytes_);
     report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
 

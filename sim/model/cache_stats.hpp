@@ -10,6 +10,14 @@
 
 namespace agx {
 
+// What a level holds and the requests it took.
+inline void report_request_stats(StatsWriter& out, std::uint32_t size_bytes, std::uint64_t reads,
+                                 std::uint64_t writes) {
+    out.add("size_bytes", StatUnit::Bytes, "capacity (config)", size_bytes);
+    out.add("reads", StatUnit::Count, "read requests", reads);
+    out.add("writes", StatUnit::Count, "write requests", writes);
+}
+
 // Lookups in a level's tags and what its misses cost.
 inline void report_lookup_stats(StatsWriter& out, const CacheTags& tags,
                                 std::uint64_t hits_in_flight, std::uint64_t writebacks,

@@ -113,9 +113,7 @@ Cycle CoreCache::atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) {
 }
 
 void CoreCache::report_stats(StatsWriter& out) const {
-    out.add("size_bytes", StatUnit::Bytes, "capacity (config)", cfg_.size_bytes);
-    out.add("reads", StatUnit::Count, "read requests", reads_);
-    out.add("writes", StatUnit::Count, "write requests", writes_);
+    report_request_stats(out, cfg_.size_bytes, reads_, writes_);
     out.add("atomics", StatUnit::Count, "atomic requests (performed at the L2)", atomics_);
     report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
     out.add("write_hits", StatUnit::Count, "writes that found their line", write_hits_);
