@@ -147,7 +147,8 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
     out << "agxsim validate: config " << report.config << ", " << report.rows.size() << " figures, "
         << report.overall.count << " in the statistics (" << report.not_exact
         << " bounds or approximations, " << report.not_measured << " not measured, "
-        << report.calibration << " calibration inputs, " << report.failed << " failed, "
+        << report.calibration << " control-group inputs of the method, " << report.failed
+        << " failed, "
         << report.unsupported << " unsupported)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
