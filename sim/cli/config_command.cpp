@@ -1,4 +1,5 @@
-// `agxsim config show NAME`: the resolved machine description as JSON.
+// `agxsim config show NAME`: the resolved machine description as JSON;
+// `agxsim config storage NAME`: the storage its structures imply.
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -6,7 +7,9 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/common/format.hpp"
 #include "sim/config/config_loader.hpp"
+#include "sim/config/storage.hpp"
 
 namespace agx::cli {
 
@@ -35,6 +38,34 @@ void add_config_command(CLI::App& app, Action& action) {
         action = [args] {
             const MachineConfig cfg = load_config(args->name, args->overrides);
             std::cout << std::setw(2) << config_to_json(cfg, !args->no_sources) << "\n";
+            return kExitOk;
+        };
+    });
+
+    CLI::App* storage = cmd->add_subcommand(
+        "storage",
+        "Print the bytes each structure of a config implies, per scheduler, core and chip");
+    storage
+        ->add_option("config", args->name,
+                     "A name in configs/ (m1, m1-max, m2, a14) or a JSON path")
+        ->capture_default_str();
+    storage->add_option("--set", args->overrides,
+                        "Override a config value: path.to.key=value (repeatable)");
+    storage->callback([args, &action] {
+        action = [args] {
+            const MachineConfig cfg = load_config(args->name, args->overrides);
+            auto kb = [](std::uint64_t bytes) {
+                return bytes ? format_number("%.1f KB", bytes / 1024.0) : std::string("-");
+            };
+            std::cout << cfg.name << " (" << cfg.cores << " cores)\n";
+            std::cout << std::left << std::setw(20) << "structure" << std::right << std::setw(14)
+                      << "per scheduler" << std::setw(12) << "per core" << std::setw(12)
+                      << "per chip"
+                      << "  from\n";
+            for (const StructureStorage& s : structure_storage(cfg))
+                std::cout << std::left << std::setw(20) << s.structure << std::right
+                          << std::setw(14) << kb(s.per_scheduler) << std::setw(12) << kb(s.per_core)
+                          << std::setw(12) << kb(s.per_chip) << "  " << s.derivation << "\n";
             return kExitOk;
         };
     });

@@ -13,9 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/catalogue.hpp"
-#include "sim/config/policies.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
+#include "sim/config/policies.hpp"
+#include "sim/config/storage.hpp"
 
 namespace fs = std::filesystem;
 using agx::load_config;
@@ -558,4 +559,28 @@ TEST_CASE("config: each policy's name table reads and writes every value") {
     check_policy_table<agx::ForwardingPolicy>();
     check_policy_table<agx::WritePolicy>();
     CHECK(agx::policy_name_list<agx::Replacement>() == "lru, fifo, random");
+}
+
+TEST_CASE(
+    "config storage: the register cache holds a partition per active simd, 4 B x 32 lanes "
+    "an entry") {
+    const agx::MachineConfig partitioned =
+        load_config("m1", {"core.register_cache.sharing=simd", "core.register_cache.entries=10",
+                           "core.active_simds=2", "core.schedulers=4"});
+    const auto rows = agx::structure_storage(partitioned);
+    auto find = [&](const std::string& name) {
+        for (const auto& r : rows)
+            if (r.structure == name) return r;
+        FAIL("no row " << name);
+        return rows.front();
+    };
+    CHECK(find("register cache").per_scheduler == 10u * 4 * 32 * 2);
+    CHECK(find("register cache").per_core == 10u * 4 * 32 * 2 * 4);
+    CHECK(find("L1 data cache").per_core == partitioned.core.l1d.size_bytes);
+    CHECK(find("L1 data cache").per_scheduler == 0);
+    CHECK(find("L2").per_chip == partitioned.memory.l2.size_bytes);
+
+    const agx::MachineConfig shared = load_config(
+        "m1", {"core.register_cache.sharing=scheduler", "core.register_cache.entries=10"});
+    CHECK(agx::structure_storage(shared)[1].per_scheduler == 10u * 4 * 32);
 }
