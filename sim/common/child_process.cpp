@@ -29,12 +29,14 @@ namespace {
     ::_exit(127);
 }
 
+// Close-on-exec: only its dup2 copy on the standard stream, which exec
+// keeps, reaches the program, not a second descriptor of the same file.
 int open_stream(const ChildStream& s) {
     switch (s.to) {
         case ChildStream::To::Null:
-            return ::open("/dev/null", O_WRONLY);
+            return ::open("/dev/null", O_WRONLY | O_CLOEXEC);
         case ChildStream::To::File:
-            return ::open(s.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            return ::open(s.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         default:
             return -2;  // nothing to open
     }
