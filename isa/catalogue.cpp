@@ -240,6 +240,21 @@ std::vector<InstructionInfo> build() {
            "exclusive prefix product within each quad, 32-bit float"));
     add(op("quad_prefix_iadd32", S, "quad_prefix", un(2, 2), 6,
            "exclusive prefix sum within each quad, 32-bit integer"));
+    add(op("quad_prefix_ixor32", S, "quad_prefix", un(2, 2), 6,
+           "exclusive prefix xor within each quad, 32 bits"));
+    // The SIMD-wide exclusive scans are instructions too: the Asahi compiler
+    // (Mesa src/asahi/compiler/agx_nir_lower_subgroups.c) keeps exclusive
+    // scans of fadd, fmul, iadd and the bitwise ops for the hardware, builds
+    // an inclusive scan as the exclusive one and the lane's own value, and
+    // has no hardware scan for imul.
+    add(op("simd_prefix_fadd32", S, "simd_prefix", un(2, 2), 6,
+           "exclusive prefix sum across the simd, 32-bit float (lowest active lane first)"));
+    add(op("simd_prefix_fmul32", S, "simd_prefix", un(2, 2), 6,
+           "exclusive prefix product across the simd, 32-bit float"));
+    add(op("simd_prefix_iadd32", S, "simd_prefix", un(2, 2), 6,
+           "exclusive prefix sum across the simd, 32-bit integer"));
+    add(op("simd_prefix_ixor32", S, "simd_prefix", un(2, 2), 6,
+           "exclusive prefix xor across the simd, 32 bits"));
     add(op("simd_ballot", S, "simd_ballot", un(2, 2), 6, "mask of lanes whose value is non-zero"));
     add(op("icmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where an integer compare holds"));

@@ -39,11 +39,6 @@ std::vector<ExpansionStep> rounds(int n, std::initializer_list<std::string_view>
     return s;
 }
 
-std::vector<ExpansionStep> concat(std::vector<ExpansionStep> a, std::vector<ExpansionStep> b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
-
 std::vector<Expansion> build() {
     std::vector<Expansion> x;
     auto one = [&](std::string_view metal, std::string_view mnemonic) {
@@ -125,35 +120,46 @@ std::vector<Expansion> build() {
         "guess: one 8x8x8 multiply-accumulate instruction");
     seq("MATMUL<8x8xF32>", chain({"simd_matrix_fmadd32"}),
         "guess: one 8x8x8 multiply-accumulate instruction");
-    // Reductions: a 5-round butterfly over 32 lanes (in applegpu's instruction
-    // list reductions and prefix operations are sequences; the shape is a guess).
-    constexpr std::string_view kReduce = "guess: 5-round xor-butterfly (shuffle + op per round)";
-    seq("SUM<F16>", rounds(5, {"simd_shuffle_xor", "fadd16"}), kReduce);
-    seq("SUM<F32>", rounds(5, {"simd_shuffle_xor", "fadd32"}), kReduce);
-    seq("SUM<I16>", rounds(5, {"simd_shuffle_xor", "iadd16"}), kReduce);
-    seq("SUM<I32>", rounds(5, {"simd_shuffle_xor", "iadd32"}), kReduce);
-    seq("PRODUCT<F16>", rounds(5, {"simd_shuffle_xor", "fmul16"}), kReduce);
-    seq("PRODUCT<F32>", rounds(5, {"simd_shuffle_xor", "fmul32"}), kReduce);
-    seq("PRODUCT<I16>", rounds(5, {"simd_shuffle_xor", "imul16"}), kReduce);
-    seq("PRODUCT<I32>", rounds(5, {"simd_shuffle_xor", "imul32"}), kReduce);
-    seq("BITWISE_REDUCE16", rounds(5, {"simd_shuffle_xor", "bitop16"}), kReduce);
-    seq("BITWISE_REDUCE32", rounds(5, {"simd_shuffle_xor", "bitop32"}), kReduce);
-    // Scans: the exclusive scan's latency is four dependent shuffle-and-add
-    // rounds, and the inclusive scan adds the lane's own value at the end
-    // (exclusive 11.57 < inclusive 12.60 cycles of throughput).
+    // Scans and reductions. Asahi's Mesa compiler
+    // (src/asahi/compiler/agx_nir_lower_subgroups.c) leaves exclusive scans of
+    // fadd, fmul, iadd and the bitwise ops to one hardware instruction, builds
+    // the inclusive scan as the exclusive one combined with the lane's own
+    // value, and has no hardware scan for imul. A reduction is the inclusive
+    // scan's last lane broadcast to all: simd_instructions.csv SUM<F32> 14.54
+    // cycles = PREFIX_ISUM<F32> 12.60 + BROADCAST32 2.04 (PRODUCT<F32> 14.65).
     constexpr std::string_view kScan =
-        "guess: 4 zero-filled shuffle_up rounds with an op each (exclusive: latency 23.63 - 1.70 = "
-        "4 x (shuffle + add)); inclusive adds the own value (+2.3 cycles measured)";
-    auto scan = [&](std::string_view op, bool inclusive) {
-        auto s = rounds(4, {"simd_shuffle_up", op});
-        return inclusive ? concat(s, chain({op})) : s;
+        "Mesa's Asahi compiler (src/asahi/compiler/agx_nir_lower_subgroups.c): one exclusive-scan "
+        "instruction; the inclusive scan adds the lane's own value";
+    constexpr std::string_view kReduce =
+        "the inclusive scan (Mesa's Asahi compiler: an exclusive-scan instruction and the op) and "
+        "a broadcast of its last lane: SUM<F32> 14.54 = PREFIX_ISUM<F32> 12.60 + BROADCAST32 2.04";
+    auto scan = [&](std::string_view prefix, std::string_view op, bool inclusive) {
+        return inclusive ? chain({prefix, op}) : chain({prefix});
     };
-    seq("PREFIX_ESUM<F32>", scan("fadd32", false), kScan);
-    seq("PREFIX_ISUM<F32>", scan("fadd32", true), kScan);
-    seq("PREFIX_ESUM<I32>", scan("iadd32", false), kScan);
-    seq("PREFIX_ISUM<I32>", scan("iadd32", true), kScan);
-    seq("PREFIX_EPROD<F32>", scan("fmul32", false), kScan);
-    seq("PREFIX_IPROD<F32>", scan("fmul32", true), kScan);
+    auto reduce = [&](std::string_view prefix, std::string_view op, std::string_view broadcast) {
+        return chain({prefix, op, broadcast});
+    };
+    seq("SUM<F16>", reduce("simd_prefix_fadd32", "fadd16", "simd_broadcast"), kReduce);
+    seq("SUM<F32>", reduce("simd_prefix_fadd32", "fadd32", "simd_broadcast"), kReduce);
+    seq("SUM<I16>", reduce("simd_prefix_iadd32", "iadd16", "simd_broadcast"), kReduce);
+    seq("SUM<I32>", reduce("simd_prefix_iadd32", "iadd32", "simd_broadcast"), kReduce);
+    seq("PRODUCT<F16>", reduce("simd_prefix_fmul32", "fmul16", "simd_broadcast"), kReduce);
+    seq("PRODUCT<F32>", reduce("simd_prefix_fmul32", "fmul32", "simd_broadcast"), kReduce);
+    seq("BITWISE_REDUCE16", reduce("simd_prefix_ixor32", "bitop16", "simd_broadcast"), kReduce);
+    seq("BITWISE_REDUCE32", reduce("simd_prefix_ixor32", "bitop32", "simd_broadcast"), kReduce);
+    // No hardware scan for imul (Mesa's Asahi compiler lowers it always): a
+    // 5-round xor butterfly of shuffles and multiplies.
+    constexpr std::string_view kSoftReduce =
+        "Mesa's Asahi compiler has no hardware imul scan and lowers it; the shape, a 5-round "
+        "xor butterfly (shuffle + multiply per round), is a guess";
+    seq("PRODUCT<I16>", rounds(5, {"simd_shuffle_xor", "imul16"}), kSoftReduce);
+    seq("PRODUCT<I32>", rounds(5, {"simd_shuffle_xor", "imul32"}), kSoftReduce);
+    seq("PREFIX_ESUM<F32>", scan("simd_prefix_fadd32", "fadd32", false), kScan);
+    seq("PREFIX_ISUM<F32>", scan("simd_prefix_fadd32", "fadd32", true), kScan);
+    seq("PREFIX_ESUM<I32>", scan("simd_prefix_iadd32", "iadd32", false), kScan);
+    seq("PREFIX_ISUM<I32>", scan("simd_prefix_iadd32", "iadd32", true), kScan);
+    seq("PREFIX_EPROD<F32>", scan("simd_prefix_fmul32", "fmul32", false), kScan);
+    seq("PREFIX_IPROD<F32>", scan("simd_prefix_fmul32", "fmul32", true), kScan);
 
     // Quad-scoped forms (Metal's quad_* functions): the same operations over
     // the 4 lanes of a quad, through the quad shuffle/ballot instructions, so

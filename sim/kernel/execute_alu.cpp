@@ -1,6 +1,7 @@
 // The arithmetic, special-function, shuffle and matrix instructions, lane
 // by lane, on isa/semantics.hpp's per-lane definitions.
 #include <array>
+#include <functional>
 
 #include "isa/semantics.hpp"
 #include "sim/kernel/execute.hpp"
@@ -192,16 +193,17 @@ void shuffle(const KernelInstruction& k, SimdState& s, const Uniforms& u, Index 
          [&](unsigned l) { write_lane(k.in.dst[0], s, l, values[index(l, b.u32(l)) & 31u]); });
 }
 
-// Exclusive prefix within each quad over its active lanes, lowest lane first:
-// a lane gets `identity` combined with every active lane below it in its quad.
+// Exclusive prefix within each group of `width` lanes (4: a quad, 32: the
+// simd) over its active lanes, lowest lane first: a lane gets `identity`
+// combined with every active lane below it in its group.
 template <typename Op>
-void quad_prefix(const KernelInstruction& k, SimdState& s, const Uniforms& u,
-                 std::uint32_t identity, Op op) {
+void prefix(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigned width,
+            std::uint32_t identity, Op op) {
     const Source a = resolve(k.in.src[0], s, u);
     std::array<std::uint32_t, kLanes> result{};
-    for (unsigned q = 0; q < kLanes; q += 4) {
+    for (unsigned q = 0; q < kLanes; q += width) {
         std::uint32_t running = identity;
-        for (unsigned l = q; l < q + 4; ++l) {
+        for (unsigned l = q; l < q + width; ++l) {
             if (!((s.exec >> l) & 1u)) continue;
             result[l] = running;
             running = op(running, a.u32(l));
@@ -529,11 +531,21 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return shuffle(k, s, u,
                            [](unsigned l, std::uint32_t b) { return (l & ~3u) | (b & 3u); });
         case Sem::QuadPrefixFadd32:
-            return quad_prefix(k, s, u, 0u, sem::fadd32);
+            return prefix(k, s, u, 4, 0u, sem::fadd32);
         case Sem::QuadPrefixFmul32:
-            return quad_prefix(k, s, u, 0x3f800000u, sem::fmul32);  // 1.0f
+            return prefix(k, s, u, 4, 0x3f800000u, sem::fmul32);  // 1.0f
         case Sem::QuadPrefixIadd32:
-            return quad_prefix(k, s, u, 0u, [](std::uint32_t x, std::uint32_t y) { return x + y; });
+            return prefix(k, s, u, 4, 0u, std::plus<std::uint32_t>{});
+        case Sem::QuadPrefixIxor32:
+            return prefix(k, s, u, 4, 0u, std::bit_xor<std::uint32_t>{});
+        case Sem::SimdPrefixFadd32:
+            return prefix(k, s, u, kLanes, 0u, sem::fadd32);
+        case Sem::SimdPrefixFmul32:
+            return prefix(k, s, u, kLanes, 0x3f800000u, sem::fmul32);
+        case Sem::SimdPrefixIadd32:
+            return prefix(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
+        case Sem::SimdPrefixIxor32:
+            return prefix(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
         case Sem::SimdBallot:
         case Sem::QuadBallot: {
             const Source a = src(0);

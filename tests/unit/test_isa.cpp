@@ -201,6 +201,7 @@ TEST_CASE("timing classes are exactly the configured set", "[isa]") {
                                                  "simd_shuffle",
                                                  "quad_shuffle",
                                                  "quad_prefix",
+                                                 "simd_prefix",
                                                  "simd_ballot",
                                                  "simd_cmp_ballot",
                                                  "simd_matrix",

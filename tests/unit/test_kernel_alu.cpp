@@ -1671,3 +1671,33 @@ TEST_CASE("kernel alu: quad_prefix_* are exclusive scans within each quad, lowes
     CHECK(r(20, 4) == 0);           // a quad's first lane: the identity, +0
     CHECK(r(21, 8) == bits(1.0f));  // and 1.0 for the product
 }
+
+TEST_CASE("kernel alu: simd_prefix_* are exclusive scans across the simd; xor scans too") {
+    const Lanes fx = per_lane([](unsigned l) { return bits(0.25f * static_cast<float>(l + 1)); });
+    const Lanes ix = per_lane([](unsigned l) { return 0x9e3779b9u * (l + 1); });
+    const auto r = run_alu(
+        "    simd_prefix_fadd32 r20, r10\n"
+        "    simd_prefix_fmul32 r21, r10\n"
+        "    simd_prefix_iadd32 r22, r11\n"
+        "    simd_prefix_ixor32 r23, r11\n"
+        "    quad_prefix_ixor32 r24, r11\n",
+        {fx, ix}, 24);
+    for (unsigned l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        float sum = 0.0f, product = 1.0f;
+        u32 isum = 0, ixor = 0, qxor = 0;
+        for (unsigned k = 0; k < l; ++k) {  // each step rounded, in lane order
+            sum = sum + 0.25f * static_cast<float>(k + 1);
+            product = product * (0.25f * static_cast<float>(k + 1));
+            isum += ix[k];
+            ixor ^= ix[k];
+            if (k >= (l & ~3u)) qxor ^= ix[k];
+        }
+        CHECK(r(20, l) == bits(sum));
+        CHECK(r(21, l) == bits(product));
+        CHECK(r(22, l) == isum);
+        CHECK(r(23, l) == ixor);
+        CHECK(r(24, l) == qxor);
+    }
+    CHECK(r(22, 0) == 0);  // the first lane gets the identity
+}
