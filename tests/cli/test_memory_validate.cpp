@@ -8,6 +8,8 @@
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +77,49 @@ double config_value(const nlohmann::json& cfg, const std::string& path) {
     return j->at("value").get<double>();
 }
 
+// The leading number of a table cell ("~98% (10.4 ...)" -> "98"), as written.
+std::string leading_number(const std::string& cell) {
+    std::size_t i = cell.find_first_of("0123456789");
+    if (i == std::string::npos) return "";
+    std::size_t j = i;
+    while (j < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.'))
+        ++j;
+    return cell.substr(i, j - i);
+}
+
+// `value` written with as many decimals as `like` has.
+std::string as_written(double value, const std::string& like) {
+    const auto dot = like.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(like.size() - dot - 1);
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, value);
+    return b;
+}
+
+// The table of docs/memory.md between its markers: each row's cells.
+std::vector<std::vector<std::string>> memory_doc_table() {
+    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "memory.md");
+    const auto from =
+        doc.find("<!-- memory table: checked by tests/cli/test_memory_validate.cpp -->");
+    const auto to = doc.find("<!-- end of memory table -->");
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    std::vector<std::vector<std::string>> rows;
+    std::stringstream in(doc.substr(from, to - from));
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
+            line.rfind("| figure", 0) == 0)
+            continue;
+        std::vector<std::string> cells;
+        std::stringstream cs(line.substr(1));
+        for (std::string c; std::getline(cs, c, '|');) {
+            const auto b = c.find_first_not_of(' '), e = c.find_last_not_of(' ');
+            if (b != std::string::npos) cells.push_back(c.substr(b, e - b + 1));
+        }
+        rows.push_back(cells);
+    }
+    return rows;
+}
 }  // namespace
 
 TEST_CASE(
@@ -153,4 +198,21 @@ TEST_CASE(
     CHECK(drop >= 7.0);
     CHECK(drop <= 17.0);
     CHECK(sim("memory/code_size/64KiB/m1") < peak);
+
+    // docs/memory.md's table gives these same rows: each simulated (and
+    // measured) figure as the report has it, to the decimals the table shows.
+    const auto table = memory_doc_table();
+    CHECK(table.size() >= 10);
+    for (const auto& cells : table) {
+        REQUIRE(cells.size() == 4);
+        INFO("docs/memory.md row: " << cells[0]);
+        const std::string id = cells[1].substr(1, cells[1].size() - 2);  // `id`
+        REQUIRE(rows.count(id));
+        const std::string shown = leading_number(cells[3]);
+        CHECK(shown == as_written(sim(id), shown));
+        if (cells[2] != "not measured") {
+            const std::string measured = leading_number(cells[2]);
+            CHECK(measured == as_written(number(rows.at(id), "measured"), measured));
+        }
+    }
 }
