@@ -238,9 +238,9 @@ std::vector<InstructionInfo> build() {
            "exclusive prefix sum within each quad, 32-bit float (lowest active lane first)"));
     add(op("quad_prefix_fmul32", S, "quad_prefix", un(2, 2), 6,
            "exclusive prefix product within each quad, 32-bit float"));
-    add(op("quad_prefix_iadd32", S, "quad_prefix", un(2, 2), 6,
+    add(op("quad_prefix_iadd32", S, "quad_prefix_int", un(2, 2), 6,
            "exclusive prefix sum within each quad, 32-bit integer"));
-    add(op("quad_prefix_ixor32", S, "quad_prefix", un(2, 2), 6,
+    add(op("quad_prefix_ixor32", S, "quad_prefix_int", un(2, 2), 6,
            "exclusive prefix xor within each quad, 32 bits"));
     // The SIMD-wide exclusive scans are instructions too: the Asahi compiler
     // (Mesa src/asahi/compiler/agx_nir_lower_subgroups.c) keeps exclusive
@@ -255,6 +255,27 @@ std::vector<InstructionInfo> build() {
            "exclusive prefix sum across the simd, 32-bit integer"));
     add(op("simd_prefix_ixor32", S, "simd_prefix", un(2, 2), 6,
            "exclusive prefix xor across the simd, 32 bits"));
+    // Reductions are single instructions as well (Mesa's
+    // src/asahi/compiler/agx_opcodes.py encodes simd_iadd beside
+    // simd_prefix_iadd, and agx_performance.c times it as one operation,
+    // longer than the scan). Their cost depends on the operation: a class
+    // per window and kind of operation (float, integer add, bitwise).
+    add(op("quad_reduce_fadd32", S, "quad_reduce_float", un(2, 2), 6,
+           "sum within each quad, 32-bit float, to every lane of the quad"));
+    add(op("quad_reduce_fmul32", S, "quad_reduce_float", un(2, 2), 6,
+           "product within each quad, 32-bit float"));
+    add(op("quad_reduce_iadd32", S, "quad_reduce_iadd", un(2, 2), 6,
+           "sum within each quad, 32-bit integer"));
+    add(op("quad_reduce_ixor32", S, "quad_reduce_bitwise", un(2, 2), 6,
+           "xor within each quad, 32 bits"));
+    add(op("simd_reduce_fadd32", S, "simd_reduce_float", un(2, 2), 6,
+           "sum across the simd, 32-bit float, to every lane"));
+    add(op("simd_reduce_fmul32", S, "simd_reduce_float", un(2, 2), 6,
+           "product across the simd, 32-bit float"));
+    add(op("simd_reduce_iadd32", S, "simd_reduce_iadd", un(2, 2), 6,
+           "sum across the simd, 32-bit integer"));
+    add(op("simd_reduce_ixor32", S, "simd_reduce_bitwise", un(2, 2), 6,
+           "xor across the simd, 32 bits"));
     add(op("simd_ballot", S, "simd_ballot", un(2, 2), 6, "mask of lanes whose value is non-zero"));
     add(op("icmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where an integer compare holds"));

@@ -120,38 +120,36 @@ std::vector<Expansion> build() {
         "guess: one 8x8x8 multiply-accumulate instruction");
     seq("MATMUL<8x8xF32>", chain({"simd_matrix_fmadd32"}),
         "guess: one 8x8x8 multiply-accumulate instruction");
-    // Scans and reductions. Asahi's Mesa compiler
-    // (src/asahi/compiler/agx_nir_lower_subgroups.c) leaves exclusive scans of
-    // fadd, fmul, iadd and the bitwise ops to one hardware instruction, builds
-    // the inclusive scan as the exclusive one combined with the lane's own
-    // value, and has no hardware scan for imul. A reduction is the inclusive
-    // scan's last lane broadcast to all: simd_instructions.csv SUM<F32> 14.54
-    // cycles = PREFIX_ISUM<F32> 12.60 + BROADCAST32 2.04 (PRODUCT<F32> 14.65).
+    // Scans and reductions are subgroup instructions. Asahi's Mesa compiler
+    // (src/asahi/compiler/agx_opcodes.py, agx_nir_lower_subgroups.c) encodes
+    // the reduction (simd_iadd) and the exclusive scan (simd_prefix_iadd) as
+    // single instructions, keeps fadd, fmul, iadd and the bitwise ops for the
+    // hardware, and builds the inclusive scan as the exclusive one combined
+    // with the lane's own value. A 16-bit operation takes the same
+    // instruction as the 32-bit one.
     constexpr std::string_view kScan =
         "Mesa's Asahi compiler (src/asahi/compiler/agx_nir_lower_subgroups.c): one exclusive-scan "
         "instruction; the inclusive scan adds the lane's own value";
     constexpr std::string_view kReduce =
-        "the inclusive scan (Mesa's Asahi compiler: an exclusive-scan instruction and the op) and "
-        "a broadcast of its last lane: SUM<F32> 14.54 = PREFIX_ISUM<F32> 12.60 + BROADCAST32 2.04";
+        "Mesa's Asahi compiler (src/asahi/compiler/agx_opcodes.py): one reduction instruction "
+        "(simd_iadd and its kin), the 16-bit forms with the 32-bit instruction";
     auto scan = [&](std::string_view prefix, std::string_view op, bool inclusive) {
         return inclusive ? chain({prefix, op}) : chain({prefix});
     };
-    auto reduce = [&](std::string_view prefix, std::string_view op, std::string_view broadcast) {
-        return chain({prefix, op, broadcast});
-    };
-    seq("SUM<F16>", reduce("simd_prefix_fadd32", "fadd16", "simd_broadcast"), kReduce);
-    seq("SUM<F32>", reduce("simd_prefix_fadd32", "fadd32", "simd_broadcast"), kReduce);
-    seq("SUM<I16>", reduce("simd_prefix_iadd32", "iadd16", "simd_broadcast"), kReduce);
-    seq("SUM<I32>", reduce("simd_prefix_iadd32", "iadd32", "simd_broadcast"), kReduce);
-    seq("PRODUCT<F16>", reduce("simd_prefix_fmul32", "fmul16", "simd_broadcast"), kReduce);
-    seq("PRODUCT<F32>", reduce("simd_prefix_fmul32", "fmul32", "simd_broadcast"), kReduce);
-    seq("BITWISE_REDUCE16", reduce("simd_prefix_ixor32", "bitop16", "simd_broadcast"), kReduce);
-    seq("BITWISE_REDUCE32", reduce("simd_prefix_ixor32", "bitop32", "simd_broadcast"), kReduce);
-    // No hardware scan for imul (Mesa's Asahi compiler lowers it always): a
-    // 5-round xor butterfly of shuffles and multiplies.
+    seq("SUM<F16>", chain({"simd_reduce_fadd32"}), kReduce);
+    seq("SUM<F32>", chain({"simd_reduce_fadd32"}), kReduce);
+    seq("SUM<I16>", chain({"simd_reduce_iadd32"}), kReduce);
+    seq("SUM<I32>", chain({"simd_reduce_iadd32"}), kReduce);
+    seq("PRODUCT<F16>", chain({"simd_reduce_fmul32"}), kReduce);
+    seq("PRODUCT<F32>", chain({"simd_reduce_fmul32"}), kReduce);
+    seq("BITWISE_REDUCE16", chain({"simd_reduce_ixor32"}), kReduce);
+    seq("BITWISE_REDUCE32", chain({"simd_reduce_ixor32"}), kReduce);
+    // No hardware scan or reduction for imul (Mesa's Asahi compiler lowers
+    // it always): an xor butterfly of shuffles and multiplies, 5 rounds over
+    // a simd, 2 over a quad.
     constexpr std::string_view kSoftReduce =
-        "Mesa's Asahi compiler has no hardware imul scan and lowers it; the shape, a 5-round "
-        "xor butterfly (shuffle + multiply per round), is a guess";
+        "Mesa's Asahi compiler has no hardware imul scan or reduction and lowers it; the shape, "
+        "an xor butterfly (a shuffle and a multiply per round), is a guess";
     seq("PRODUCT<I16>", rounds(5, {"simd_shuffle_xor", "imul16"}), kSoftReduce);
     seq("PRODUCT<I32>", rounds(5, {"simd_shuffle_xor", "imul32"}), kSoftReduce);
     seq("PREFIX_ESUM<F32>", scan("simd_prefix_fadd32", "fadd32", false), kScan);
@@ -162,10 +160,8 @@ std::vector<Expansion> build() {
     seq("PREFIX_IPROD<F32>", scan("simd_prefix_fmul32", "fmul32", true), kScan);
 
     // Quad-scoped forms (Metal's quad_* functions): the same operations over
-    // the 4 lanes of a quad, through the quad shuffle/ballot instructions, so
-    // a reduction or scan takes 2 rounds instead of 5.
-    constexpr std::string_view kQuad =
-        "guess: the SIMD form's shape over 4 lanes (2 rounds) with quad_* instructions";
+    // the 4 lanes of a quad, with the quad forms of the instructions.
+    constexpr std::string_view kQuad = "guess: the SIMD form's instruction in its quad form";
     // Metal's quad vote is a sequence (quad_sequences.csv): the ballot and one
     // FP32/integer-pipe instruction (throughput 3.02 = 2 + 1), taken here as
     // the mask of the quad's 4 bits.
@@ -185,31 +181,28 @@ std::vector<Expansion> build() {
     // take 14-16 passes over 32 lanes, are one instruction over a quad.
     seq("QUAD_SHUFFLE_RANDOM_SAME32", chain({"quad_shuffle"}), kQuad);
     seq("QUAD_SHUFFLE_RANDOM_DIFF32", chain({"quad_shuffle"}), kQuad);
-    seq("QUAD_SUM<F16>", rounds(2, {"quad_shuffle", "fadd16"}), kQuad);
-    seq("QUAD_SUM<F32>", rounds(2, {"quad_shuffle", "fadd32"}), kQuad);
-    seq("QUAD_SUM<I16>", rounds(2, {"quad_shuffle", "iadd16"}), kQuad);
-    seq("QUAD_SUM<I32>", rounds(2, {"quad_shuffle", "iadd32"}), kQuad);
-    seq("QUAD_PRODUCT<F16>", rounds(2, {"quad_shuffle", "fmul16"}), kQuad);
-    seq("QUAD_PRODUCT<F32>", rounds(2, {"quad_shuffle", "fmul32"}), kQuad);
-    seq("QUAD_PRODUCT<I16>", rounds(2, {"quad_shuffle", "imul16"}), kQuad);
-    seq("QUAD_PRODUCT<I32>", rounds(2, {"quad_shuffle", "imul32"}), kQuad);
-    seq("QUAD_BITWISE_REDUCE16", rounds(2, {"quad_shuffle", "bitop16"}), kQuad);
-    seq("QUAD_BITWISE_REDUCE32", rounds(2, {"quad_shuffle", "bitop32"}), kQuad);
+    seq("QUAD_SUM<F16>", chain({"quad_reduce_fadd32"}), kReduce);
+    seq("QUAD_SUM<F32>", chain({"quad_reduce_fadd32"}), kReduce);
+    seq("QUAD_SUM<I16>", chain({"quad_reduce_iadd32"}), kReduce);
+    seq("QUAD_SUM<I32>", chain({"quad_reduce_iadd32"}), kReduce);
+    seq("QUAD_PRODUCT<F16>", chain({"quad_reduce_fmul32"}), kReduce);
+    seq("QUAD_PRODUCT<F32>", chain({"quad_reduce_fmul32"}), kReduce);
+    seq("QUAD_PRODUCT<I16>", rounds(2, {"quad_shuffle", "imul16"}), kSoftReduce);
+    seq("QUAD_PRODUCT<I32>", rounds(2, {"quad_shuffle", "imul32"}), kSoftReduce);
+    seq("QUAD_BITWISE_REDUCE16", chain({"quad_reduce_ixor32"}), kReduce);
+    seq("QUAD_BITWISE_REDUCE32", chain({"quad_reduce_ixor32"}), kReduce);
     // Quad scans: one prefix instruction (exclusive: QUAD_PREFIX_ESUM's
     // throughput 2.03 is one shuffle-unit issue); the inclusive form adds the
     // lane's own value after it (ISUM 3.19 = 2.03 + one FP32 issue).
     constexpr std::string_view kQuadScan =
         "quad_instructions.csv: exclusive = one quad_prefix instruction (throughput 2.03, a "
         "shuffle's); inclusive = it and the own value's op (3.19)";
-    auto quad_scan = [&](std::string_view prefix, std::string_view op, bool inclusive) {
-        return inclusive ? chain({prefix, op}) : chain({prefix});
-    };
-    seq("QUAD_PREFIX_ESUM<F32>", quad_scan("quad_prefix_fadd32", "fadd32", false), kQuadScan);
-    seq("QUAD_PREFIX_ISUM<F32>", quad_scan("quad_prefix_fadd32", "fadd32", true), kQuadScan);
-    seq("QUAD_PREFIX_ESUM<I32>", quad_scan("quad_prefix_iadd32", "iadd32", false), kQuadScan);
-    seq("QUAD_PREFIX_ISUM<I32>", quad_scan("quad_prefix_iadd32", "iadd32", true), kQuadScan);
-    seq("QUAD_PREFIX_EPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", false), kQuadScan);
-    seq("QUAD_PREFIX_IPROD<F32>", quad_scan("quad_prefix_fmul32", "fmul32", true), kQuadScan);
+    seq("QUAD_PREFIX_ESUM<F32>", scan("quad_prefix_fadd32", "fadd32", false), kQuadScan);
+    seq("QUAD_PREFIX_ISUM<F32>", scan("quad_prefix_fadd32", "fadd32", true), kQuadScan);
+    seq("QUAD_PREFIX_ESUM<I32>", scan("quad_prefix_iadd32", "iadd32", false), kQuadScan);
+    seq("QUAD_PREFIX_ISUM<I32>", scan("quad_prefix_iadd32", "iadd32", true), kQuadScan);
+    seq("QUAD_PREFIX_EPROD<F32>", scan("quad_prefix_fmul32", "fmul32", false), kQuadScan);
+    seq("QUAD_PREFIX_IPROD<F32>", scan("quad_prefix_fmul32", "fmul32", true), kQuadScan);
 
     // --- documented sequences (metal-benchmarks) ----------------------------
     seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);

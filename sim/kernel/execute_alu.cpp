@@ -212,6 +212,22 @@ void prefix(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigne
     each(s.exec, [&](unsigned l) { write_lane(k.in.dst[0], s, l, result[l]); });
 }
 
+// Reduction within each group of `width` lanes over its active lanes, lowest
+// lane first: every active lane gets its group's combined value.
+template <typename Op>
+void reduce(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigned width,
+            std::uint32_t identity, Op op) {
+    const Source a = resolve(k.in.src[0], s, u);
+    std::array<std::uint32_t, kLanes> result{};
+    for (unsigned q = 0; q < kLanes; q += width) {
+        std::uint32_t running = identity;
+        for (unsigned l = q; l < q + width; ++l)
+            if ((s.exec >> l) & 1u) running = op(running, a.u32(l));
+        for (unsigned l = q; l < q + width; ++l) result[l] = running;
+    }
+    each(s.exec, [&](unsigned l) { write_lane(k.in.dst[0], s, l, result[l]); });
+}
+
 void ballot(const KernelInstruction& k, SimdState& s, std::uint32_t result, bool quad) {
     each(s.exec, [&](unsigned l) {
         write_lane(k.in.dst[0], s, l, quad ? (result >> (l & ~3u)) & 0xfu : result);
@@ -546,6 +562,22 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return prefix(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
         case Sem::SimdPrefixIxor32:
             return prefix(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
+        case Sem::QuadReduceFadd32:
+            return reduce(k, s, u, 4, 0u, sem::fadd32);
+        case Sem::QuadReduceFmul32:
+            return reduce(k, s, u, 4, 0x3f800000u, sem::fmul32);
+        case Sem::QuadReduceIadd32:
+            return reduce(k, s, u, 4, 0u, std::plus<std::uint32_t>{});
+        case Sem::QuadReduceIxor32:
+            return reduce(k, s, u, 4, 0u, std::bit_xor<std::uint32_t>{});
+        case Sem::SimdReduceFadd32:
+            return reduce(k, s, u, kLanes, 0u, sem::fadd32);
+        case Sem::SimdReduceFmul32:
+            return reduce(k, s, u, kLanes, 0x3f800000u, sem::fmul32);
+        case Sem::SimdReduceIadd32:
+            return reduce(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
+        case Sem::SimdReduceIxor32:
+            return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
         case Sem::SimdBallot:
         case Sem::QuadBallot: {
             const Source a = src(0);

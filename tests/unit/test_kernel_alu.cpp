@@ -1701,3 +1701,36 @@ TEST_CASE("kernel alu: simd_prefix_* are exclusive scans across the simd; xor sc
     }
     CHECK(r(22, 0) == 0);  // the first lane gets the identity
 }
+
+TEST_CASE("kernel alu: simd_reduce_* and quad_reduce_* give every lane its group's total") {
+    const Lanes fx = per_lane([](unsigned l) { return bits(0.5f * static_cast<float>(l + 1)); });
+    const Lanes ix = per_lane([](unsigned l) { return 0x9e3779b9u * (l + 1); });
+    const auto r = run_alu(
+        "    simd_reduce_fadd32 r20, r10\n"
+        "    simd_reduce_iadd32 r21, r11\n"
+        "    simd_reduce_ixor32 r22, r11\n"
+        "    quad_reduce_fmul32 r23, r10\n"
+        "    quad_reduce_iadd32 r24, r11\n",
+        {fx, ix}, 24);
+    float sum = 0.0f;
+    u32 isum = 0, ixor = 0;
+    for (unsigned k = 0; k < 32; ++k) {  // lowest lane first, each step rounded
+        sum = sum + 0.5f * static_cast<float>(k + 1);
+        isum += ix[k];
+        ixor ^= ix[k];
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        float product = 1.0f;
+        u32 qsum = 0;
+        for (unsigned k = l & ~3u; k < (l & ~3u) + 4; ++k) {
+            product = product * (0.5f * static_cast<float>(k + 1));
+            qsum += ix[k];
+        }
+        CHECK(r(20, l) == bits(sum));
+        CHECK(r(21, l) == isum);
+        CHECK(r(22, l) == ixor);
+        CHECK(r(23, l) == bits(product));
+        CHECK(r(24, l) == qsum);
+    }
+}
