@@ -259,19 +259,58 @@ std::vector<Expansion> build() {
          {"mov", true}},
         "guess: FMEDIAN32 at 32 bits between conversions (7 simple ops; latency 2 + 5 + 5 + 2 = "
         "14 on the chained operand's path)");
-    seq("CONVERT(F->I64)", chain({"convert", "fmadd32", "convert"}),
-        "guess: high word, remainder, low word (two conversions: ~8 cycles, measured 7.11)");
-    seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "rint"}),
-        "guess: two IntComplex ops plus selects (measured 8.18 cycles)");
+    // 7.11 cycles is one integer/complex op's two issue cycles and five
+    // FP32/integer ones (two conversions would take 8), and optimal
+    // repetitions 240 say about 6 instructions: one conversion, the high word
+    // as a compare-select on the converted value and a carry add on the
+    // chained path (3 + 5 + 2), range and sign work beside it.
+    seq("CONVERT(F->I64)",
+        {{"fmul32", false},
+         {"fcmpsel32", true},
+         {"bitop32", true},
+         {"convert", false},
+         {"icmpsel32", true},
+         {"iadd32", true}},
+        "guess: one conversion, a compare-select and an add on the chain (latency 3 + 5 + 2), "
+        "three simple ops beside it: 6 instructions (throughput 2 + 5 = 7, measured 7.11)");
+    // Round half away from zero: the truncation, the fraction, a select of the
+    // step (+-1 by the sign, 0 when the fraction is under a half: two
+    // compare-selects), the sum and a final rounding (2 integer/complex ops,
+    // 8.18 cycles; optimal repetitions 240, ~6 instructions). Its chain,
+    // 3 + 2 + 5 + 5 + 2 + 3 = 20, is the measured 21.38 - 1.70.
+    seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "fcmpsel32", "fadd32", "rint"}),
+        "guess: trunc, fraction, two selects of the +-1/0 step, sum, rint: 6 instructions, two "
+        "integer/complex (8.18 cycles)");
 
     // --- other int_sequences.csv rows ---------------------------------------
     seq("BITREV16", chain({"bitrev", "mov"}),
         "guess: 32-bit reverse, then take the high half (4 cycles)");
-    seq("BITROTATE32", {{"shl", false}, {"shr", false}, {"bitop32", true}},
-        "guess: (x << n) | (x >> (32 - n)): two shifts (8.20 cycles)");
+    // Mesa's Asahi compiler lowers a rotate (nir lower_rotate) to
+    // (x << n) | (x >> -n) and then masks each dynamic shift amount, since the
+    // hardware shifts read 7 bits of it (applegpu: shift_amount = b & 0x7F;
+    // agx_nir_algebraic.py lower_sm5_shift): two shifts, two ands, a negate and
+    // an or, 2 integer/complex ops (8.20 cycles). The latency benchmark chains
+    // the amount, whose longest path is negate, and, shift right, or (2 + 2 + 5
+    // + 2); the measured 22.70 - 1.70 = 21 is about 10 cycles more than that
+    // path, and more than any sequence the code size (optimal repetitions
+    // 720-1440) allows, so the difference stays unexplained.
+    seq("BITROTATE32",
+        {{"bitop32", false},
+         {"shl", true},
+         {"iadd32", false},
+         {"bitop32", true},
+         {"shr", true},
+         {"bitop32", true}},
+        "Mesa's Asahi compiler (nir lower_rotate, agx_nir_algebraic.py lower_sm5_shift): "
+        "(x << (n & 31)) | (x >> (-n & 31)), the chained amount through negate, and, shift "
+        "right, or");
     seq("RHADD16", chain({"iadd32", "iadd32", "shr"}),
         "guess: widened add, +1, shift right (4 cycles: one IntComplex op)");
-    seq("CLZ32", chain({"clz"}), "guess: one instruction (4.05 cycles, like POPCOUNT32)");
+    // No count-leading-zeros instruction: applegpu's ffs returns the index of
+    // the highest set bit (-1 for 0), "clz(x) = 31 - fls(x)", which is also
+    // right for 0 (32). One integer/complex op and a subtraction (4.05 cycles).
+    seq("CLZ32", chain({"ffs", "iadd32"}),
+        "applegpu (Dougall Johnson): ffs (find leading set bit), then clz = 31 - ffs");
     seq("LSHIFT32", chain({"shl"}), "csv: int_sequences.csv, measured with a dynamic shift amount");
     seq("RSHIFT32", chain({"bfeil", "shr"}), "guess: two IntComplex ops (7.89 cycles)");
     seq("IMADHI32", chain({"imulhi32", "iadd32"}),
@@ -335,10 +374,14 @@ std::vector<Expansion> build() {
          {"bitop32", true}},
         "guess: SINPI32 with one rounding step and no correction, the parity beside the chain: "
         "10 instructions (SFU 4 + 4 + 10 = 18, measured 18.64)");
+    // 10.46 cycles is rcp32's two issue cycles and eight FP32 ones; the
+    // adjusted latency 28.48 - 1.70 = 26.8 is rcp (5), six FP32 steps (12) and
+    // two compare-selects (10).
     seq("Precise RECIP32",
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
-               "fcmpsel32", "fadd32", "fcmpsel32"}),
-        "guess: rcp32 then Newton-Raphson refinement and special-case selects (10.46 cycles)");
+               "fcmpsel32", "fadd32"}),
+        "guess: rcp32, Newton-Raphson refinement and two special-case selects: 9 instructions "
+        "(2 + 8 issue cycles, measured 10.46)");
     seq("Precise DIV32",
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
                "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
