@@ -211,7 +211,10 @@ std::vector<Expansion> build() {
     seq("SIN32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}), kDoc);
     seq("COS32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}), kDoc);
     seq("IMADHI16", chain({"imul32", "mov"}), kDoc);
-    // The immediate move (the zero high word) does not depend on the add.
+    // The immediate move (the zero high word) does not depend on the add. The
+    // documented add and carry select (2 + 5 on the chained path) come out ~1
+    // cycle over the measured 7.86 - 1.70 = 6.2; the sequence is kept as
+    // documented.
     seq("IADD(32+32=64)", {{"iadd32", false}, {"icmpsel32", true}, {"mov_imm", false}}, kDoc);
     seq("IADD(64+32=64)", chain({"iadd32", "icmpsel32", "iadd32"}), kDoc);
     seq("IADD64", chain({"iadd32", "icmpsel32", "iadd32", "iadd32"}), kDoc);
@@ -219,8 +222,11 @@ std::vector<Expansion> build() {
     seq("IMUL(64x64=64)", chain({"imul32x64", "imadd32", "imadd32"}), kDoc);
 
     // --- other float_sequences.csv rows -------------------------------------
+    // Mesa's Asahi compiler lowers fdiv to a * rcp(b) (lower_fdiv) at either
+    // width; the measured 9.36 is ~0.5 cycle over DIV32's 8.90, which this
+    // shape does not reproduce (16-bit ops cost no more than 32-bit ones here).
     seq("DIV16", chain({"rcp16", "fmul16"}),
-        "guess: DIV32's shape at 16 bits (6.01 cycles, like RECIP)");
+        "Mesa's Asahi compiler (lower_fdiv): a * rcp(b), DIV32's shape at 16 bits (6.01 cycles)");
     seq("SQRT16", chain({"rsqrt16", "fmul16"}), "guess: x * rsqrt(x) (8 cycles, like RSQRT)");
     seq("SQRT32", chain({"rsqrt32", "fmul32"}), "guess: x * rsqrt(x) (8 cycles, like RSQRT)");
     seq("EXPE_32", chain({"fmul32", "exp2_32"}), "guess: exp2(x * log2(e)) (4 cycles, like EXP2)");
@@ -252,21 +258,79 @@ std::vector<Expansion> build() {
          {"mov", true}},
         "guess: FMEDIAN32 at 32 bits between conversions (7 simple ops; latency 2 + 5 + 5 + 2 = "
         "14 on the chained operand's path)");
-    seq("CONVERT(F->I64)", chain({"convert", "fmadd32", "convert"}),
-        "guess: high word, remainder, low word (two conversions: ~8 cycles, measured 7.11)");
-    seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "rint"}),
-        "guess: two IntComplex ops plus selects (measured 8.18 cycles)");
+    // 7.11 cycles is one integer/complex op's two issue cycles and five
+    // FP32/integer ones (two conversions would take 8), and optimal
+    // repetitions 240 say about 6 instructions: one conversion, the high word
+    // as a compare-select on the converted value and a carry add on the
+    // chained path (3 + 5 + 2), range and sign work beside it.
+    seq("CONVERT(F->I64)",
+        {{"fmul32", false},
+         {"fcmpsel32", true},
+         {"bitop32", true},
+         {"convert", false},
+         {"icmpsel32", true},
+         {"iadd32", true}},
+        "guess: one conversion, a compare-select and an add on the chain (latency 3 + 5 + 2), "
+        "three simple ops beside it: 6 instructions (throughput 2 + 5 = 7, measured 7.11)");
+    // Round half away from zero: the truncation, the fraction, a select of the
+    // step (+-1 by the sign, 0 when the fraction is under a half: two
+    // compare-selects), the sum and a final rounding (2 integer/complex ops,
+    // 8.18 cycles; optimal repetitions 240, ~6 instructions). Its chain,
+    // 3 + 2 + 5 + 5 + 2 + 3 = 20, is the measured 21.38 - 1.70.
+    seq("ROUND_INF", chain({"trunc", "fadd32", "fcmpsel32", "fcmpsel32", "fadd32", "rint"}),
+        "guess: trunc, fraction, two selects of the +-1/0 step, sum, rint: 6 instructions, two "
+        "integer/complex (8.18 cycles)");
 
     // --- other int_sequences.csv rows ---------------------------------------
     seq("BITREV16", chain({"bitrev", "mov"}),
         "guess: 32-bit reverse, then take the high half (4 cycles)");
-    seq("BITROTATE32", {{"shl", false}, {"shr", false}, {"bitop32", true}},
-        "guess: (x << n) | (x >> (32 - n)): two shifts (8.20 cycles)");
+    // Mesa's Asahi compiler lowers a rotate (nir lower_rotate) to
+    // (x << n) | (x >> -n) and then masks each dynamic shift amount, since the
+    // hardware shifts read 7 bits of it (applegpu: shift_amount = b & 0x7F;
+    // agx_nir_algebraic.py lower_sm5_shift): two shifts, two ands, a negate and
+    // an or, 2 integer/complex ops (8.20 cycles). The latency benchmark chains
+    // the amount, whose longest path is negate, and, shift right, or (2 + 2 + 5
+    // + 2); the measured 22.70 - 1.70 = 21 is about 10 cycles more than that
+    // path, and more than any sequence the code size (optimal repetitions
+    // 720-1440) allows, so the difference stays unexplained.
+    seq("BITROTATE32",
+        {{"bitop32", false},
+         {"shl", true},
+         {"iadd32", false},
+         {"bitop32", true},
+         {"shr", true},
+         {"bitop32", true}},
+        "Mesa's Asahi compiler (nir lower_rotate, agx_nir_algebraic.py lower_sm5_shift): "
+        "(x << (n & 31)) | (x >> (-n & 31)), the chained amount through negate, and, shift "
+        "right, or");
+    // Mesa's Asahi compiler lowers rounding halving adds (lower_hadd) to
+    // (a | b) - ((a ^ b) >> 1): one shift and three simple ops, 2 + 5 + 2 on
+    // the chained path, the latency of the widened form below. The measured
+    // 16.42 - 1.70 = 14.7 cycles is ~5 more than either shape, or any other
+    // that fits its code size (optimal repetitions 480, ~3 instructions) and
+    // one integer/complex op (4.00 cycles): unexplained, the widened form kept.
     seq("RHADD16", chain({"iadd32", "iadd32", "shr"}),
         "guess: widened add, +1, shift right (4 cycles: one IntComplex op)");
-    seq("CLZ32", chain({"clz"}), "guess: one instruction (4.05 cycles, like POPCOUNT32)");
+    // No count-leading-zeros instruction: applegpu's ffs returns the index of
+    // the highest set bit (-1 for 0), "clz(x) = 31 - fls(x)", which is also
+    // right for 0 (32). One integer/complex op and a subtraction (4.05 cycles).
+    seq("CLZ32", chain({"ffs", "iadd32"}),
+        "applegpu (Dougall Johnson): ffs (find leading set bit), then clz = 31 - ffs");
     seq("LSHIFT32", chain({"shl"}), "csv: int_sequences.csv, measured with a dynamic shift amount");
-    seq("RSHIFT32", chain({"bfeil", "shr"}), "guess: two IntComplex ops (7.89 cycles)");
+    // Mesa's Asahi compiler masks a dynamic shift amount with an and
+    // (agx_nir_algebraic.py lower_sm5_shift: the hardware reads 7 bits of it),
+    // which would run at one shift's 4 cycles; Metal's code takes 7.89, two
+    // integer/complex ops, so the mask is taken as a bit-field extract of the
+    // amount's low 5 bits. The chain (4 + 5) stays ~1.5 cycles under the
+    // measured 12.19 - 1.70.
+    seq("RSHIFT32", chain({"bfeil", "shr"}),
+        "guess: the amount's low 5 bits by a bit-field extract, then the shift: two "
+        "integer/complex ops (7.89 cycles)");
+    // The measured latency, 11.61, is IMULHI32's own (11.53): as if the add
+    // were off the chained path, which mulhi(a, b) + c with the chained value
+    // in a or b cannot be. Folding it into a wide multiply-add (the high word
+    // of a * b + (c << 32)) is one instruction but one of IMAD((32x32=64)+64)'s
+    // 18-cycle latency; the plain sequence, 2 cycles over, is kept.
     seq("IMADHI32", chain({"imulhi32", "iadd32"}),
         "guess: mulhi(a,b) + c (8.01 cycles, like IMULHI32)");
     // IADD(64+32=64) (documented) with its low add fused into the multiply:
@@ -291,10 +355,16 @@ std::vector<Expansion> build() {
     // and one compare-select picks one, so the chained operand passes through
     // a subtraction and the select (2 + 5 cycles; measured 9.97 - 1.70 = 8.3,
     // where the old chain of four gave 14). The measured 4.03 cycles of
-    // throughput leave room for a fourth simple op off that path.
+    // throughput leave room for a fourth simple op off that path. Computing
+    // y - x as the negation of x - y would put one more add on the path (9,
+    // +7%); the two subtractions are independent in the hardware (iadd negates
+    // a source), so the ~1.2 cycles under the measured latency stay.
     seq("ABSDIFF32", {{"iadd32", false}, {"mov", false}, {"iadd32", false}, {"icmpsel32", true}},
         "guess: two independent differences and a compare-select (latency 2 + 5), plus one simple "
         "op off the critical path: 4 simple ops (4.03 cycles)");
+    // Not Mesa's lowering (above), which would run at one shift's 4 cycles
+    // against the measured 6; the measured latency, 20.89 - 1.70 = 19.2, is
+    // also ~4 cycles more than this guess's chain (15).
     seq("RHADD32", chain({"iadd32", "icmpsel32", "iadd32", "bitop32", "bitop32", "iadd32"}),
         "guess: (a>>1)+(b>>1)+((a|b)&1) without overflow: 6 simple ops (6 cycles)");
     seq("IMULHI64",
@@ -328,10 +398,14 @@ std::vector<Expansion> build() {
          {"bitop32", true}},
         "guess: SINPI32 with one rounding step and no correction, the parity beside the chain: "
         "10 instructions (SFU 4 + 4 + 10 = 18, measured 18.64)");
+    // 10.46 cycles is rcp32's two issue cycles and eight FP32 ones; the
+    // adjusted latency 28.48 - 1.70 = 26.8 is rcp (5), six FP32 steps (12) and
+    // two compare-selects (10).
     seq("Precise RECIP32",
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
-               "fcmpsel32", "fadd32", "fcmpsel32"}),
-        "guess: rcp32 then Newton-Raphson refinement and special-case selects (10.46 cycles)");
+               "fcmpsel32", "fadd32"}),
+        "guess: rcp32, Newton-Raphson refinement and two special-case selects: 9 instructions "
+        "(2 + 8 issue cycles, measured 10.46)");
     seq("Precise DIV32",
         chain({"rcp32", "fmadd32", "fmadd32", "fmadd32", "fmul32", "fcmpsel32", "fmadd32",
                "fcmpsel32", "fadd32", "fcmpsel32", "fmul32", "fmadd32", "fmadd32"}),
@@ -358,7 +432,14 @@ std::vector<Expansion> build() {
         "special-case selects, two of them off the chained path: 14 instructions (15.03 "
         "cycles)");
     // As for SINPI32, the quadrant of the Cody-Waite reduction is needed as an
-    // integer: a conversion and bit operations beside the chain.
+    // integer: a conversion and bit operations beside the chain. The measured
+    // latency, 225.66, is not an ALU chain's: at 24.39 cycles per operation of
+    // throughput (about 19 instructions), a dependent chain of them cannot take
+    // 224 cycles. Something outside the ALUs must sit on the chained path, most
+    // likely a load of the 2/pi table a precise reduction of large arguments
+    // (Payne-Hanek) reads, which the throughput run hides behind 88 simds.
+    // ALU benchmarks here have no memory instructions, so the latency stays
+    // that of the ALU work alone.
     seq("Precise SIN32",
         {{"fmul32", false},
          {"trunc", true},
@@ -390,10 +471,29 @@ std::vector<Expansion> build() {
          {"fadd32", true},  {"convert", false}, {"bitop32", true},  {"bitop32", true}},
         "guess: SINPI32 with four more correction steps on the chain: 24 instructions (optimal "
         "repetitions 48; 5 complex x 2 + 19 simple = 29, measured 29.08)");
-    seq("SHUFFLE_RANDOM_SAME32", rounds(14, {"simd_shuffle"}),
-        "guess: a data-dependent index served in several passes (28.25 cycles / 2 per shuffle)");
-    seq("SHUFFLE_RANDOM_DIFF32", rounds(16, {"simd_shuffle"}),
-        "guess: as SHUFFLE_RANDOM_SAME32 with more passes (32.32 cycles)");
+    // The hardware shuffle takes one source lane per quad (applegpu's
+    // simd_shuffle), so an arbitrary index takes several shuffles: Mesa's
+    // Asahi compiler (agx_nir_lower_subgroups.c) reads the data once per
+    // candidate lane of the quad, each shuffle independent of the others, and
+    // joins them with compare-selects. Metal's compiler issues more shuffles
+    // (28.25 and 32.32 cycles: 14 and 16 at 2 cycles each), and its measured
+    // latency, 3.4-3.5 cycles per shuffle after the kernel's 1.70 against a
+    // lone shuffle's 3.73, says some of them run beside the chained path, as
+    // independent candidate reads do. How many is not known: the chained path
+    // here holds the shuffles the latency accounts for (12 x 4 and 13 x 4
+    // cycles), the others stand beside it.
+    auto shuffles = [](int on_path, int beside) {
+        std::vector<ExpansionStep> s;
+        for (int i = 0; i < beside; ++i) s.push_back({"simd_shuffle", false});
+        for (int i = 0; i < on_path; ++i) s.push_back({"simd_shuffle", i > 0});
+        return s;
+    };
+    seq("SHUFFLE_RANDOM_SAME32", shuffles(12, 2),
+        "guess: 14 shuffles (28.25 cycles / 2), independent candidate reads as in Mesa's "
+        "lowering, 12 of them on the chained path (measured latency)");
+    seq("SHUFFLE_RANDOM_DIFF32", shuffles(13, 3),
+        "guess: 16 shuffles (32.32 cycles / 2), independent candidate reads as in Mesa's "
+        "lowering, 13 of them on the chained path (measured latency)");
     seq("FREXP", chain({"bfeil", "iadd32", "bfi"}),
         "guess: extract the exponent, unbias it, insert the new exponent (not measured)");
     return x;
