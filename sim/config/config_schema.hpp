@@ -62,6 +62,7 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.replacement", k.register_cache.replacement);
     v("core.register_cache.forwarding", k.register_cache.forwarding);
     v("core.register_cache.write_latency", k.register_cache.write_latency);
+    v("core.register_cache.file_third_source_delay", k.register_cache.file_third_source_delay);
     // Only the core's caches prefetch: the shared levels have no prefetcher.
     visit_cache("core.l1d", k.l1d, v);
     v("core.l1d.prefetch_lines", k.l1d.prefetch_lines);

@@ -213,6 +213,8 @@ void check_core(Checker& c, const CoreConfig& k) {
              k.register_cache.file_read_latency_16bit, 0, 64);
     c.at_least("core.register_cache.file_read_ports", k.register_cache.file_read_ports, 1);
     c.within("core.register_cache.write_latency", k.register_cache.write_latency, 0, 64);
+    c.within("core.register_cache.file_third_source_delay",
+             k.register_cache.file_third_source_delay, 0, 64);
     // At most a scheduler's share of the resident simds (0: no pool).
     c.within("core.active_simds", k.active_simds, 0,
              k.max_resident_simds / std::max<std::uint32_t>(1, k.schedulers));

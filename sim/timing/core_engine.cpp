@@ -285,6 +285,19 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
     return {when, cause};
 }
 
+// A register-file read of the third source waits until its producer's
+// result has been written back to the file (file_third_source_delay).
+std::uint32_t CoreEngine::third_source_late(const SimdContext& s, const Instruction& in,
+                                            Cycle now) const {
+    const std::uint32_t delay = cfg_.register_cache.file_third_source_delay;
+    if (delay == 0 || in.num_src < 3) return 0;
+    const Operand& op = in.src[2];
+    if (op.kind != OperandKind::Reg || op.halves < 2) return 0;
+    const Cycle ready = s.scoreboard.ready_at(op);
+    if (ready == 0 || ready + delay <= now) return 0;
+    return static_cast<std::uint32_t>(ready + delay - now);
+}
+
 void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     const Instruction& in = *s.head;
     const OpcodeTraits& info = traits_[in.opcode];
@@ -315,8 +328,13 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
     }
     const Forwarding::Issued forwarded =
         forwarding_[sched].issue(s.forwarding, s.scoreboard, in, now, s.last_result);
-    const std::uint32_t fetch_extra =
-        std::max(blocks_.register_caches[sched]->fetch_operands(id, in, now), forwarded.late);
+    RegisterCache& rc = *blocks_.register_caches[sched];
+    const std::uint64_t misses_before = rc.misses();
+    const std::uint32_t read_late = rc.fetch_operands(id, in, now);
+    // Only an instruction that reads the register file takes its third source from there.
+    const std::uint32_t third_late =
+        rc.misses() != misses_before ? third_source_late(s, in, now) : 0;
+    const std::uint32_t fetch_extra = std::max({read_late, forwarded.late, third_late});
     if (observer_) {
         record.register_cache_hits =
             static_cast<std::uint32_t>(blocks_.register_caches[sched]->hits()) -

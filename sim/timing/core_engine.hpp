@@ -104,6 +104,9 @@ class CoreEngine {
         quiet_until_[s.scheduler] = 0;
     }
     void issue(SimdContext& s, std::uint32_t id, Cycle now);
+    // Cycles after `now` at which the third source of `in`, read from the
+    // register file, is there (0: in time).
+    std::uint32_t third_source_late(const SimdContext& s, const Instruction& in, Cycle now) const;
     // With an observer: reports the head's wait from s.wait_since to `until`
     // as s.cause (a head not looked at yet, cause NoSimd, as not selected).
     void report_wait(SimdContext& s, Cycle until, std::size_t bucket);

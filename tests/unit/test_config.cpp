@@ -109,6 +109,7 @@ TEST_CASE("each shipped config loads with its chip's values", "[config]") {
         CHECK(c.core.register_cache.file_read_ports == 2);
         CHECK(c.core.register_cache.file_read_latency == 3);
         CHECK(c.core.register_cache.file_read_latency_16bit == 1);
+        CHECK(c.core.register_cache.file_third_source_delay == 14);
         CHECK(c.core.register_cache.half_registers == agx::HalfRegisters::OwnEntry);
         CHECK(c.core.active_simds == 3);
         CHECK(c.core.simd_placement == agx::SimdPlacement::Rotate);
@@ -386,6 +387,11 @@ TEST_CASE("out-of-range values are errors", "[config]") {
             load_config(with("latency.json", rc({{"file_read_latency", 100}})));
         },
         {"latency.json", "core.register_cache.file_read_latency", "out of range"});
+    expect_error(
+        [&] {
+            load_config(with("third.json", rc({{"file_third_source_delay", 65}})));
+        },
+        {"third.json", "core.register_cache.file_third_source_delay", "out of range"});
     expect_error(
         [&] {
             load_config(with("halves.json", rc({{"half_registers", "own"}})));

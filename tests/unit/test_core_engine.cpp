@@ -274,3 +274,36 @@ TEST_CASE("engine: a launch overhead longer than the deadlock limit is waited ou
     CHECK(end >= 5000 + 10 * 3);
     CHECK(end <= 5000 + 10 * 3 + 10);
 }
+
+namespace {
+// 100 repetitions of r2 = r3 + r4 and then an FMA whose third source is that
+// r2, the FMA's first source read from the register file (discarded from the
+// cache after each read) or not, with file_third_source_delay `delay`.
+Cycle third_source_run(std::uint32_t delay, bool fma_misses) {
+    test::EngineFixture fx;
+    fx.cfg.register_cache.file_read_latency = 3;
+    fx.cfg.register_cache.file_third_source_delay = delay;
+    const CacheHint hint = fma_misses ? CacheHint::Discard : CacheHint::None;
+    ProgramWorkload w("third source", launch(32, 1),
+                      {make_instruction("fadd32", {reg32(2), reg32(3), reg32(4)}),
+                       make_instruction("fmadd32", {reg32(5), reg32(6, hint), reg32(7), reg32(2)})},
+                      100);
+    return fx.run(w);
+}
+}  // namespace
+
+TEST_CASE("engine: an instruction reading the register file waits for its third source there") {
+    // Without the wait each FMA that misses costs its 3-cycle read: the add
+    // (1 cycle), the FMA waiting for its result (1 more), then the read.
+    const Cycle plain = third_source_run(0, true);
+    CHECK(plain == Approx(100 * 6).margin(10));
+    // With a 10-cycle write-back to the file the FMA's third source, ready as
+    // it issues, arrives 10 cycles later instead of the read's 3.
+    CHECK(third_source_run(10, true) == Approx(100 * 13).margin(10));
+    // A delay shorter than the read costs nothing.
+    CHECK(third_source_run(2, true) == plain);
+    // An FMA whose sources are all cached takes its third source from the
+    // cache: only the first, whose sources all miss the cold cache, waits
+    // (10 cycles instead of its 3-cycle read).
+    CHECK(third_source_run(10, false) == third_source_run(0, false) + 7);
+}
