@@ -351,17 +351,16 @@ std::vector<Expansion> build() {
     // Shaped by the measured throughput and latency under the pipeline model
     // (FP32/integer ops 1 cycle, integer/complex ops 4+); each is a guess to
     // be replaced when a disassembly is known.
-    // x > y ? x - y : y - x: both differences are independent of each other
-    // and one compare-select picks one, so the chained operand passes through
-    // a subtraction and the select (2 + 5 cycles; measured 9.97 - 1.70 = 8.3,
-    // where the old chain of four gave 14). The measured 4.03 cycles of
-    // throughput leave room for a fourth simple op off that path. Computing
-    // y - x as the negation of x - y would put one more add on the path (9,
-    // +7%); the two subtractions are independent in the hardware (iadd negates
-    // a source), so the ~1.2 cycles under the measured latency stay.
-    seq("ABSDIFF32", {{"iadd32", false}, {"mov", false}, {"iadd32", false}, {"icmpsel32", true}},
-        "guess: two independent differences and a compare-select (latency 2 + 5), plus one simple "
-        "op off the critical path: 4 simple ops (4.03 cycles)");
+    // x > y ? x - y : y - x, with y - x taken as the negation of x - y (the
+    // same value mod 2^32, so a compiler computes the difference once): the
+    // chained operand passes through the subtraction, the negation and the
+    // compare-select (2 + 2 + 5 = 9; measured 9.97 - 1.70 = 8.3). Two
+    // independent differences would be one add shorter (7), ~1.2 cycles under
+    // the measured latency against ~0.7 over. The measured 4.03 cycles of
+    // throughput leave room for a fourth simple op off that path.
+    seq("ABSDIFF32", {{"mov", false}, {"iadd32", false}, {"iadd32", true}, {"icmpsel32", true}},
+        "guess: the difference, its negation and a compare-select of the two (latency 2 + 2 + "
+        "5), plus one simple op off the critical path: 4 simple ops (4.03 cycles)");
     // Not Mesa's lowering (above), which would run at one shift's 4 cycles
     // against the measured 6; the measured latency, 20.89 - 1.70 = 19.2, is
     // also ~4 cycles more than this guess's chain (15).
