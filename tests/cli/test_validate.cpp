@@ -149,13 +149,15 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
         CHECK(s.contains(key));
     CHECK(s.at("count").get<int>() >= 300);
     CHECK(s.at("excluded").at("failed") == 0);
-    // Regression guards (the model's accuracy plus a small margin).
-    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 2.5);     // 2.14%
-    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 8.5);      // 7.63%
-    CHECK(s.at("throughput").at("max_percent").get<double>() <= 16.0);     // 14.63%
-    CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.99);       // the target
-    CHECK(s.at("latency").at("mape_percent").get<double>() <= 10.0);       // the target
-    CHECK(s.at("ilp_occupancy").at("mape_percent").get<double>() <= 8.0);  // the target
+    // The targets where the model meets them, regression guards at
+    // its accuracy plus a small margin where it does not yet.
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 2.0);     // target; 1.84%
+    CHECK(s.at("throughput").at("p90_percent").get<double>() <= 6.0);      // target 5; 5.46%
+    CHECK(s.at("throughput").at("max_percent").get<double>() <= 15.0);     // target; 14.63%
+    CHECK(s.at("throughput").at("pearson_r").get<double>() >= 0.995);      // target; 0.9974
+    CHECK(s.at("latency").at("mape_percent").get<double>() <= 7.5);        // target 6; 7.15%
+    CHECK(s.at("latency").at("p90_percent").get<double>() <= 12.0);        // target; 11.93%
+    CHECK(s.at("ilp_occupancy").at("mape_percent").get<double>() <= 7.5);  // target 6; 7.00%
     // What the model predicts, not only what it was fitted to: within 1.5x.
     CHECK(s.at("fitted_rows").get<int>() >= 100);
     for (const char* kind : {"throughput", "latency", "ilp_occupancy"})
@@ -175,12 +177,13 @@ TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
     const auto s = summary_of(dir);
     INFO(s.dump(2));
     CHECK(s.at("count").get<int>() == 48);
-    // Regression guards at the model's accuracy (docs/validation.md: the quad
-    // reductions' latencies and 16-bit throughputs are not yet modelled).
-    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 10.0);
-    CHECK(s.at("latency").at("mape_percent").get<double>() <= 25.0);
+    // The throughput target, and a regression guard on latency (the target
+    // is 12%; docs/validation.md: the integer products and the compare
+    // ballots are not explained).
+    CHECK(s.at("throughput").at("mape_percent").get<double>() <= 8.0);  // target; 7.65%
+    CHECK(s.at("latency").at("mape_percent").get<double>() <= 16.5);    // target 12; 15.52%
     const auto& t = s.at("tables").at("quad_instructions");
-    CHECK(t.at("throughput").at("mape_percent").get<double>() <= 10.5);
+    CHECK(t.at("latency").at("mape_percent").get<double>() <= 6.5);  // 5.60%
     const auto rows = summary_rows(s);
     INFO("docs/validation.md's quad tables need:\n" << joined(rows));
     CHECK(doc_rows("quad tables") == rows);
