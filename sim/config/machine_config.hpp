@@ -42,8 +42,8 @@ struct RegisterCacheConfig {
     // `write_latency` cycles after it is ready (sim/timing/forwarding.hpp).
     ForwardingPolicy forwarding = ForwardingPolicy::Always;
     std::uint32_t write_latency = 0;
-    // An instruction that reads the register file takes a 32-bit third
-    // source from there too: `file_third_source_delay` cycles after that
+    // An instruction of the FP32/integer pipeline that reads the register
+    // file takes a 32-bit third source from there too: `file_third_source_delay` cycles after that
     // source's producer made it ready (0: no such wait).
     std::uint32_t file_third_source_delay = 0;
 };

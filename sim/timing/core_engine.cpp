@@ -286,11 +286,14 @@ CoreEngine::Evaluation CoreEngine::evaluate(SimdContext& s, Cycle now) {
 }
 
 // A register-file read of the third source waits until its producer's
-// result has been written back to the file (file_third_source_delay).
+// result has been written back to the file (file_third_source_delay). The
+// evidence is the FP32/integer pipeline's FFMA (docs/validation.md); memory
+// instructions, whose operands take the load/store unit's path, and the
+// integer/complex pipeline are left out.
 std::uint32_t CoreEngine::third_source_late(const SimdContext& s, const Instruction& in,
                                             Cycle now) const {
     const std::uint32_t delay = cfg_.register_cache.file_third_source_delay;
-    if (delay == 0 || in.num_src < 3) return 0;
+    if (delay == 0 || in.num_src < 3 || traits_[in.opcode].unit != isa::Unit::Fp32Int) return 0;
     const Operand& op = in.src[2];
     if (op.kind != OperandKind::Reg || op.halves < 2) return 0;
     const Cycle ready = s.scoreboard.ready_at(op);
