@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace agx_test {
 
@@ -48,6 +49,17 @@ inline Result agxsim(const std::string& args) {
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
+}
+
+// The cells of a markdown table row ("| a | b |" -> a, b), trimmed.
+inline std::vector<std::string> table_cells(const std::string& row) {
+    std::vector<std::string> out;
+    std::istringstream in(row.substr(1));
+    for (std::string c; std::getline(in, c, '|');) {
+        const auto a = c.find_first_not_of(' '), b = c.find_last_not_of(' ');
+        out.push_back(a == std::string::npos ? "" : c.substr(a, b - a + 1));
+    }
+    return out;
 }
 
 inline fs::path write_file(const std::string& name, const std::string& text) {

@@ -18,16 +18,6 @@ using namespace agx_test;
 
 namespace {
 
-std::vector<std::string> cells_of(const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream in(line.substr(1));
-    for (std::string c; std::getline(in, c, '|');) {
-        const auto b = c.find_first_not_of(' '), e = c.find_last_not_of(' ');
-        cells.push_back(b == std::string::npos ? "" : c.substr(b, e - b + 1));
-    }
-    return cells;
-}
-
 // "`simd_reduce_float`, `_iadd`" -> simd_reduce_float, simd_reduce_iadd: a
 // name that starts with '_' replaces the first name's last part.
 std::vector<std::string> class_names(const std::string& cell) {
@@ -79,7 +69,7 @@ TEST_CASE("configs/README.md: the timing classes' table holds the shipped values
         if (!in_table) continue;
         if (line.rfind("|", 0) != 0) break;
         if (line.find("---") != std::string::npos) continue;
-        const auto cells = cells_of(line);
+        const auto cells = table_cells(line);
         REQUIRE(cells.size() >= 3);
         INFO(line);
         const auto names = class_names(cells[0]);

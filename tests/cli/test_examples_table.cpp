@@ -14,27 +14,13 @@
 
 using namespace agx_test;
 
-namespace {
-
-std::vector<std::string> cells(const std::string& row) {
-    std::vector<std::string> out;
-    std::istringstream in(row.substr(1));
-    for (std::string c; std::getline(in, c, '|');) {
-        const auto a = c.find_first_not_of(' '), b = c.find_last_not_of(' ');
-        out.push_back(a == std::string::npos ? "" : c.substr(a, b - a + 1));
-    }
-    return out;
-}
-
-}  // namespace
-
 TEST_CASE("the example traces' README table holds what the model gives") {
     const fs::path dir = fs::path(AGX_SOURCE_DIR) / "traces/examples";
     std::set<std::string> rows;
     std::istringstream readme(slurp(dir / "README.md"));
     for (std::string line; std::getline(readme, line);) {
         if (line.rfind("| `", 0) != 0) continue;
-        const auto c = cells(line);
+        const auto c = table_cells(line);
         REQUIRE(c.size() >= 5);
         const std::string name = c[0].substr(1, c[0].size() - 2);
         rows.insert(name);

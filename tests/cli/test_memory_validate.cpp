@@ -110,13 +110,7 @@ std::vector<std::vector<std::string>> memory_doc_table() {
         if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
             line.rfind("| figure", 0) == 0)
             continue;
-        std::vector<std::string> cells;
-        std::stringstream cs(line.substr(1));
-        for (std::string c; std::getline(cs, c, '|');) {
-            const auto b = c.find_first_not_of(' '), e = c.find_last_not_of(' ');
-            if (b != std::string::npos) cells.push_back(c.substr(b, e - b + 1));
-        }
-        rows.push_back(cells);
+        rows.push_back(table_cells(line));
     }
     return rows;
 }
