@@ -1,0 +1,137 @@
+// docs/validation.md's register-cache trade: what the register cache's size
+// (its entries per simd and the active simds that hold them) costs in storage
+// and gives in accuracy. Every row is simulated again here, so a change to
+// the model that moves a figure fails until the table is updated.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_run.hpp"
+
+using namespace agx_test;
+
+namespace {
+
+const char* kMarker = "register cache trade";
+
+// The rows of the table between its markers (header and rule left out).
+std::vector<std::string> trade_rows() {
+    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "validation.md");
+    const auto from = doc.find(std::string("<!-- ") + kMarker +
+                               ": checked by tests/cli/test_register_cache_trade.cpp -->");
+    const auto to = doc.find(std::string("<!-- end of ") + kMarker + " -->");
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    std::vector<std::string> rows;
+    std::istringstream in(doc.substr(from, to - from));
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
+            line.rfind("| entries", 0) != 0)
+            rows.push_back(line);
+    return rows;
+}
+
+std::string pct(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f%%", v);
+    return b;
+}
+
+std::string signed_pct(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.1f%%", v);
+    return b;
+}
+
+// The register cache's bytes per core, as `config storage` prints them.
+std::string per_core(const std::string& sets) {
+    const Result r = agxsim("config storage m1-max" + sets);
+    REQUIRE(r.code == 0);
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("register cache", 0) == 0) {
+            std::istringstream cells(line.substr(std::string("register cache").size()));
+            std::string per_sched, unit1, core, unit2;
+            cells >> per_sched >> unit1 >> core >> unit2;
+            return core + " " + unit2;
+        }
+    FAIL("config storage printed no register cache line:\n" << r.out);
+    return "";
+}
+
+// The error of one figure of a report's results.csv.
+double error_of(const fs::path& csv, const std::string& id) {
+    std::ifstream in(csv);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(id + ",", 0) == 0) {
+            std::vector<std::string> cells;
+            std::istringstream row(line);
+            for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+            REQUIRE(cells.size() >= 8);
+            return std::stod(cells[7]);  // error_percent
+        }
+    FAIL("no figure " << id << " in " << csv);
+    return 0;
+}
+
+// One row of the table: the config values, the storage they imply, the ILP
+// table's statistics and the three figures that bound the size from below.
+std::string simulate_row(unsigned entries, unsigned active) {
+    const std::string sets = " --set core.register_cache.entries=" + std::to_string(entries) +
+                             " --set core.active_simds=" + std::to_string(active);
+    const fs::path data = fs::path(AGX_SOURCE_DIR) / "validation" / "data";
+    const fs::path ilp =
+        scratch() / ("ilp-" + std::to_string(entries) + "-" + std::to_string(active));
+    const fs::path med =
+        scratch() / ("med-" + std::to_string(entries) + "-" + std::to_string(active));
+    const Result a =
+        agxsim("validate --config m1-max --summary-only -m " +
+               (data / "ilp_occupancy.json").string() + sets + " --report " + ilp.string());
+    REQUIRE(a.code == 0);
+    const Result b = agxsim(
+        "validate --config m1-max --summary-only -m " + (data / "float_sequences.json").string() +
+        " " + (data / "int_sequences.json").string() + sets + " --report " + med.string());
+    REQUIRE(b.code == 0);
+    std::ifstream in(ilp / "summary.json");
+    const auto s = nlohmann::json::parse(in).at("ilp_occupancy");
+    const fs::path csv = med / "results.csv";
+    return "| " + std::to_string(entries) + " | " + std::to_string(active) + " | " +
+           per_core(sets) + " | " + pct(s.at("mape_percent").get<double>()) + " | " +
+           pct(s.at("p90_percent").get<double>()) + " | " +
+           signed_pct(error_of(csv, "float_sequences/FMEDIAN32/throughput/m1-max")) + " | " +
+           signed_pct(error_of(csv, "float_sequences/FMEDIAN16/throughput/m1-max")) + " | " +
+           signed_pct(error_of(csv, "int_sequences/ABSDIFF32/throughput/m1-max")) + " |";
+}
+
+}  // namespace
+
+TEST_CASE("docs/validation.md's register-cache trade is what the model gives") {
+    const auto rows = trade_rows();
+    REQUIRE(rows.size() >= 3);
+    std::vector<std::string> simulated;
+    std::string want;
+    for (const auto& row : rows) {
+        const auto cells = table_cells(row);
+        REQUIRE(cells.size() == 8);
+        simulated.push_back(simulate_row(static_cast<unsigned>(std::stoul(cells[0])),
+                                         static_cast<unsigned>(std::stoul(cells[1]))));
+        want += simulated.back() + "\n";
+    }
+    INFO("docs/validation.md's register-cache trade needs:\n" << want);
+    CHECK(simulated == rows);
+    // The shipped values are one of the rows.
+    std::ifstream cfg(fs::path(AGX_SOURCE_DIR) / "configs" / "m1.json");
+    const auto core = nlohmann::json::parse(cfg).at("core");
+    const std::string shipped =
+        "| " + std::to_string(core.at("register_cache").at("entries").at("value").get<int>()) +
+        " | " + std::to_string(core.at("active_simds").at("value").get<int>()) + " |";
+    bool found = false;
+    for (const auto& row : rows) found |= row.rfind(shipped, 0) == 0;
+    CHECK(found);
+}
