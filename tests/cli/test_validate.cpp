@@ -189,6 +189,30 @@ TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
     CHECK(doc_rows("quad tables") == rows);
 }
 
+// Every shipped file at once, as the targets' command writes it
+// (validation/data/*.json): what the model predicts stays within 1.5x of
+// what it reaches on all rows, for each kind.
+TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all rows") {
+    const fs::path dir = scratch("every");
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(fs::path(AGX_SOURCE_DIR) / "validation" / "data"))
+        if (e.path().extension() == ".json") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    REQUIRE(files.size() >= 12);
+    std::string args;
+    for (const auto& f : files) args += " " + f;
+    REQUIRE(run("validate --config m1-max --strict --summary-only --measurements" + args +
+                    " --report " + dir.string(),
+                dir / "log.txt") == 0);
+    const auto s = summary_of(dir);
+    INFO(s.dump(2));
+    CHECK(s.at("excluded").at("failed") == 0);
+    // 3.67% against 2.69%, 12.87% against 8.70%, 5.98% against 7.00%.
+    for (const char* kind : {"throughput", "latency", "ilp_occupancy"})
+        CHECK(s.at("predictions_only").at(kind).at("mape_percent").get<double>() <=
+              1.5 * s.at(kind).at("mape_percent").get<double>());
+}
+
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
     const fs::path dir = scratch("a14");
     REQUIRE(
