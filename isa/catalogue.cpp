@@ -276,6 +276,27 @@ std::vector<InstructionInfo> build() {
            "sum across the simd, 32-bit integer"));
     add(op("simd_reduce_ixor32", S, "simd_reduce_bitwise", un(2, 2), 6,
            "xor across the simd, 32 bits"));
+    // The 16-bit forms are instructions of their own (AGX instructions take
+    // 16-bit registers; Mesa's filter lowers only 64-bit subgroup operations).
+    // Their issue cost is not the 32-bit form's (quad_instructions.csv: the
+    // 16-bit float and integer-add quad reductions take 9 cycles against 6-7,
+    // the bitwise one 6.25 against 6.78), so they have classes of their own.
+    add(op("quad_reduce_fadd16", S, "quad_reduce_float16", un(1, 1), 6,
+           "sum within each quad, 16-bit float, to every lane of the quad"));
+    add(op("quad_reduce_fmul16", S, "quad_reduce_float16", un(1, 1), 6,
+           "product within each quad, 16-bit float"));
+    add(op("quad_reduce_iadd16", S, "quad_reduce_iadd16", un(1, 1), 6,
+           "sum within each quad, 16-bit integer"));
+    add(op("quad_reduce_ixor16", S, "quad_reduce_bitwise16", un(1, 1), 6,
+           "xor within each quad, 16 bits"));
+    add(op("simd_reduce_fadd16", S, "simd_reduce_float16", un(1, 1), 6,
+           "sum across the simd, 16-bit float, to every lane"));
+    add(op("simd_reduce_fmul16", S, "simd_reduce_float16", un(1, 1), 6,
+           "product across the simd, 16-bit float"));
+    add(op("simd_reduce_iadd16", S, "simd_reduce_iadd", un(1, 1), 6,
+           "sum across the simd, 16-bit integer"));
+    add(op("simd_reduce_ixor16", S, "simd_reduce_bitwise16", un(1, 1), 6,
+           "xor across the simd, 16 bits"));
     add(op("simd_ballot", S, "simd_ballot", un(2, 2), 6, "mask of lanes whose value is non-zero"));
     add(op("icmp_ballot", S, "simd_cmp_ballot", bin(2, 2), 8,
            "mask of lanes where an integer compare holds"));

@@ -132,17 +132,17 @@ std::vector<Expansion> build() {
         "instruction; the inclusive scan adds the lane's own value";
     constexpr std::string_view kReduce =
         "Mesa's Asahi compiler (src/asahi/compiler/agx_opcodes.py): one reduction instruction "
-        "(simd_iadd and its kin), the 16-bit forms with the 32-bit instruction";
+        "(simd_iadd and its kin) at the operation's width";
     auto scan = [&](std::string_view prefix, std::string_view op, bool inclusive) {
         return inclusive ? chain({prefix, op}) : chain({prefix});
     };
-    seq("SUM<F16>", chain({"simd_reduce_fadd32"}), kReduce);
+    seq("SUM<F16>", chain({"simd_reduce_fadd16"}), kReduce);
     seq("SUM<F32>", chain({"simd_reduce_fadd32"}), kReduce);
-    seq("SUM<I16>", chain({"simd_reduce_iadd32"}), kReduce);
+    seq("SUM<I16>", chain({"simd_reduce_iadd16"}), kReduce);
     seq("SUM<I32>", chain({"simd_reduce_iadd32"}), kReduce);
-    seq("PRODUCT<F16>", chain({"simd_reduce_fmul32"}), kReduce);
+    seq("PRODUCT<F16>", chain({"simd_reduce_fmul16"}), kReduce);
     seq("PRODUCT<F32>", chain({"simd_reduce_fmul32"}), kReduce);
-    seq("BITWISE_REDUCE16", chain({"simd_reduce_ixor32"}), kReduce);
+    seq("BITWISE_REDUCE16", chain({"simd_reduce_ixor16"}), kReduce);
     seq("BITWISE_REDUCE32", chain({"simd_reduce_ixor32"}), kReduce);
     // No hardware scan or reduction for imul (Mesa's Asahi compiler lowers
     // it always): an xor butterfly of shuffles and multiplies, 5 rounds over
@@ -181,15 +181,15 @@ std::vector<Expansion> build() {
     // take 14-16 passes over 32 lanes, are one instruction over a quad.
     seq("QUAD_SHUFFLE_RANDOM_SAME32", chain({"quad_shuffle"}), kQuad);
     seq("QUAD_SHUFFLE_RANDOM_DIFF32", chain({"quad_shuffle"}), kQuad);
-    seq("QUAD_SUM<F16>", chain({"quad_reduce_fadd32"}), kReduce);
+    seq("QUAD_SUM<F16>", chain({"quad_reduce_fadd16"}), kReduce);
     seq("QUAD_SUM<F32>", chain({"quad_reduce_fadd32"}), kReduce);
-    seq("QUAD_SUM<I16>", chain({"quad_reduce_iadd32"}), kReduce);
+    seq("QUAD_SUM<I16>", chain({"quad_reduce_iadd16"}), kReduce);
     seq("QUAD_SUM<I32>", chain({"quad_reduce_iadd32"}), kReduce);
-    seq("QUAD_PRODUCT<F16>", chain({"quad_reduce_fmul32"}), kReduce);
+    seq("QUAD_PRODUCT<F16>", chain({"quad_reduce_fmul16"}), kReduce);
     seq("QUAD_PRODUCT<F32>", chain({"quad_reduce_fmul32"}), kReduce);
     seq("QUAD_PRODUCT<I16>", rounds(2, {"quad_shuffle", "imul16"}), kSoftReduce);
     seq("QUAD_PRODUCT<I32>", rounds(2, {"quad_shuffle", "imul32"}), kSoftReduce);
-    seq("QUAD_BITWISE_REDUCE16", chain({"quad_reduce_ixor32"}), kReduce);
+    seq("QUAD_BITWISE_REDUCE16", chain({"quad_reduce_ixor16"}), kReduce);
     seq("QUAD_BITWISE_REDUCE32", chain({"quad_reduce_ixor32"}), kReduce);
     // Quad scans: one prefix instruction (exclusive: QUAD_PREFIX_ESUM's
     // throughput 2.03 is one shuffle-unit issue); the inclusive form adds the

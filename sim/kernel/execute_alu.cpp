@@ -228,6 +228,17 @@ void reduce(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigne
     each(s.exec, [&](unsigned l) { write_lane(k.in.dst[0], s, l, result[l]); });
 }
 
+// The 16-bit operations of the reductions, on values held in 32 bits.
+std::uint32_t fadd16_of(std::uint32_t a, std::uint32_t b) {
+    return sem::fadd16(static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b));
+}
+std::uint32_t fmul16_of(std::uint32_t a, std::uint32_t b) {
+    return sem::fmul16(static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b));
+}
+std::uint32_t iadd16_of(std::uint32_t a, std::uint32_t b) {
+    return (a + b) & 0xffffu;
+}
+
 void ballot(const KernelInstruction& k, SimdState& s, std::uint32_t result, bool quad) {
     each(s.exec, [&](unsigned l) {
         write_lane(k.in.dst[0], s, l, quad ? (result >> (l & ~3u)) & 0xfu : result);
@@ -577,6 +588,24 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         case Sem::SimdReduceIadd32:
             return reduce(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
         case Sem::SimdReduceIxor32:
+            return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
+        // 16 bits: the source reads as its 16-bit value, the destination
+        // keeps its other half.
+        case Sem::QuadReduceFadd16:
+            return reduce(k, s, u, 4, 0u, fadd16_of);
+        case Sem::QuadReduceFmul16:
+            return reduce(k, s, u, 4, 0x3c00u, fmul16_of);  // 1.0 in half precision
+        case Sem::QuadReduceIadd16:
+            return reduce(k, s, u, 4, 0u, iadd16_of);
+        case Sem::QuadReduceIxor16:
+            return reduce(k, s, u, 4, 0u, std::bit_xor<std::uint32_t>{});
+        case Sem::SimdReduceFadd16:
+            return reduce(k, s, u, kLanes, 0u, fadd16_of);
+        case Sem::SimdReduceFmul16:
+            return reduce(k, s, u, kLanes, 0x3c00u, fmul16_of);
+        case Sem::SimdReduceIadd16:
+            return reduce(k, s, u, kLanes, 0u, iadd16_of);
+        case Sem::SimdReduceIxor16:
             return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
         case Sem::SimdBallot:
         case Sem::QuadBallot: {

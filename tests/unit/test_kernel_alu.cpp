@@ -1734,3 +1734,49 @@ TEST_CASE("kernel alu: simd_reduce_* and quad_reduce_* give every lane its group
         CHECK(r(24, l) == qsum);
     }
 }
+
+TEST_CASE("kernel alu: the 16-bit reductions work in 16 bits and keep the other half") {
+    // Low halves: 16-bit floats 0.5 * (l % 8 + 1); high halves: integers.
+    const Lanes x = per_lane([](unsigned l) {
+        return u32{d2h(0.5 * static_cast<double>(l % 8 + 1))} | (0x7001u * (l + 1)) << 16;
+    });
+    const auto r = run_alu(
+        "    mov_imm r20, 0xa5a5a5a5\n"
+        "    simd_reduce_fadd16 r20l, r10l\n"
+        "    simd_reduce_iadd16 r20h, r10h\n"
+        "    mov_imm r21, 0x5a5a5a5a\n"
+        "    simd_reduce_ixor16 r21l, r10h\n"
+        "    quad_reduce_fmul16 r22l, r10l\n"
+        "    quad_reduce_iadd16 r22h, r10h\n"
+        "    quad_reduce_fadd16 r23l, r10l\n"
+        "    quad_reduce_ixor16 r23h, r10h\n"
+        "    simd_reduce_fmul16 r24l, r10l\n",
+        {x}, 24);
+    u32 sum = 0, isum = 0, ixor = 0, product = 0x3c00;  // 1.0
+    for (unsigned k = 0; k < 32; ++k) {                 // lowest lane first, each step rounded
+        sum = d2h(h2d(sum) + h2d(x[k] & 0xffffu));
+        product = d2h(h2d(product) * h2d(x[k] & 0xffffu));
+        isum = (isum + (x[k] >> 16)) & 0xffffu;
+        ixor ^= x[k] >> 16;
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        u32 qprod = 0x3c00, qsum = 0, qisum = 0, qxor = 0;
+        for (unsigned k = l & ~3u; k < (l & ~3u) + 4; ++k) {
+            qprod = d2h(h2d(qprod) * h2d(x[k] & 0xffffu));
+            qsum = d2h(h2d(qsum) + h2d(x[k] & 0xffffu));
+            qisum = (qisum + (x[k] >> 16)) & 0xffffu;
+            qxor ^= x[k] >> 16;
+        }
+        CHECK(hex(r.lo(20, l)) == hex(sum));
+        CHECK(hex(r.hi(20, l)) == hex(isum));
+        CHECK(hex(r.lo(21, l)) == hex(ixor));
+        CHECK(hex(r.hi(21, l)) == hex(0x5a5a));  // the other half is kept
+        CHECK(hex(r.lo(22, l)) == hex(qprod));
+        CHECK(hex(r.hi(22, l)) == hex(qisum));
+        CHECK(hex(r.lo(23, l)) == hex(qsum));
+        CHECK(hex(r.hi(23, l)) == hex(qxor));
+        CHECK(hex(r.lo(24, l)) == hex(product));
+    }
+    CHECK(hex(sum) == hex(d2h(72.0)));  // 4 x (0.5 + 1 + ... + 4): exact in 16 bits
+}
