@@ -216,8 +216,8 @@ void prefix(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigne
 // lane first: every active lane gets its group's combined value.
 template <typename Op>
 void reduce(const KernelInstruction& k, SimdState& s, const Uniforms& u, unsigned width,
-            std::uint32_t identity, Op op) {
-    const Source a = resolve(k.in.src[0], s, u);
+            std::uint32_t identity, Op op, Imm16 imm16 = Imm16::Integer) {
+    const Source a = resolve(k.in.src[0], s, u, imm16);
     std::array<std::uint32_t, kLanes> result{};
     for (unsigned q = 0; q < kLanes; q += width) {
         std::uint32_t running = identity;
@@ -589,20 +589,20 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return reduce(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
         case Sem::SimdReduceIxor32:
             return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
-        // 16 bits: the source reads as its 16-bit value, the destination
-        // keeps its other half.
+        // 16 bits: the source reads as its 16-bit value (a float immediate
+        // made 16-bit), the destination keeps its other half.
         case Sem::QuadReduceFadd16:
-            return reduce(k, s, u, 4, 0u, fadd16_of);
+            return reduce(k, s, u, 4, 0u, fadd16_of, Imm16::Float);
         case Sem::QuadReduceFmul16:
-            return reduce(k, s, u, 4, 0x3c00u, fmul16_of);  // 1.0 in half precision
+            return reduce(k, s, u, 4, 0x3c00u, fmul16_of, Imm16::Float);  // 1.0 in half
         case Sem::QuadReduceIadd16:
             return reduce(k, s, u, 4, 0u, iadd16_of);
         case Sem::QuadReduceIxor16:
             return reduce(k, s, u, 4, 0u, std::bit_xor<std::uint32_t>{});
         case Sem::SimdReduceFadd16:
-            return reduce(k, s, u, kLanes, 0u, fadd16_of);
+            return reduce(k, s, u, kLanes, 0u, fadd16_of, Imm16::Float);
         case Sem::SimdReduceFmul16:
-            return reduce(k, s, u, kLanes, 0x3c00u, fmul16_of);
+            return reduce(k, s, u, kLanes, 0x3c00u, fmul16_of, Imm16::Float);
         case Sem::SimdReduceIadd16:
             return reduce(k, s, u, kLanes, 0u, iadd16_of);
         case Sem::SimdReduceIxor16:

@@ -111,7 +111,7 @@ std::string simulate_row(unsigned entries, unsigned active) {
 
 }  // namespace
 
-TEST_CASE("docs/validation.md's register-cache trade is what the model gives") {
+TEST_CASE("docs/validation.md: the register-cache trade is what the model gives") {
     const auto rows = trade_rows();
     REQUIRE(rows.size() >= 3);
     std::vector<std::string> simulated;

@@ -1736,9 +1736,11 @@ TEST_CASE("kernel alu: simd_reduce_* and quad_reduce_* give every lane its group
 }
 
 TEST_CASE("kernel alu: the 16-bit reductions work in 16 bits and keep the other half") {
-    // Low halves: 16-bit floats 0.5 * (l % 8 + 1); high halves: integers.
+    // Low halves: 16-bit floats near 1 whose sums and products round at
+    // every step (so the order and the width of each step show); high
+    // halves: integers.
     const Lanes x = per_lane([](unsigned l) {
-        return u32{d2h(0.5 * static_cast<double>(l % 8 + 1))} | (0x7001u * (l + 1)) << 16;
+        return u32{d2h(1.01 + static_cast<double>(l % 8) / 32.0)} | (0x7001u * (l + 1)) << 16;
     });
     const auto r = run_alu(
         "    mov_imm r20, 0xa5a5a5a5\n"
@@ -1750,8 +1752,10 @@ TEST_CASE("kernel alu: the 16-bit reductions work in 16 bits and keep the other 
         "    quad_reduce_iadd16 r22h, r10h\n"
         "    quad_reduce_fadd16 r23l, r10l\n"
         "    quad_reduce_ixor16 r23h, r10h\n"
-        "    simd_reduce_fmul16 r24l, r10l\n",
-        {x}, 24);
+        "    simd_reduce_fmul16 r24l, r10l\n"
+        "    simd_reduce_fadd16 r25l, 1.5\n"  // a float immediate is made 16-bit
+        "    quad_reduce_fmul16 r25h, 1.5\n",
+        {x}, 25);
     u32 sum = 0, isum = 0, ixor = 0, product = 0x3c00;  // 1.0
     for (unsigned k = 0; k < 32; ++k) {                 // lowest lane first, each step rounded
         sum = d2h(h2d(sum) + h2d(x[k] & 0xffffu));
@@ -1778,5 +1782,12 @@ TEST_CASE("kernel alu: the 16-bit reductions work in 16 bits and keep the other 
         CHECK(hex(r.hi(23, l)) == hex(qxor));
         CHECK(hex(r.lo(24, l)) == hex(product));
     }
-    CHECK(hex(sum) == hex(d2h(72.0)));  // 4 x (0.5 + 1 + ... + 4): exact in 16 bits
+    for (unsigned l = 0; l < 32; ++l) {
+        CHECK(hex(r.lo(25, l)) == hex(d2h(48.0)));    // 32 x 1.5
+        CHECK(hex(r.hi(25, l)) == hex(d2h(5.0625)));  // 1.5 to the 4th
+    }
+    // Rounding at each step: the sum is not the exact one rounded once.
+    double exact = 0.0;
+    for (unsigned k = 0; k < 32; ++k) exact += h2d(x[k] & 0xffffu);
+    CHECK(hex(sum) != hex(d2h(exact)));
 }
