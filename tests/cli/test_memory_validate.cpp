@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/cli/cli_run.hpp"
+#include "tests/cli/results_csv.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,43 +25,6 @@ namespace fs = std::filesystem;
 using namespace agx_test;
 
 namespace {
-
-// One row of results.csv: its fields by column name.
-using Row = std::map<std::string, std::string>;
-
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-            fields.back() += '"';
-            ++i;
-        } else if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            fields.emplace_back();
-        } else {
-            fields.back() += c;
-        }
-    }
-    return fields;
-}
-
-std::map<std::string, Row> read_results(const fs::path& csv) {
-    std::ifstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = split_csv(line);
-    std::map<std::string, Row> rows;
-    while (std::getline(in, line)) {
-        const std::vector<std::string> f = split_csv(line);
-        Row r;
-        for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) r[header[i]] = f[i];
-        rows[r["id"]] = r;
-    }
-    return rows;
-}
 
 double number(const Row& r, const char* column) {
     const auto it = r.find(column);
@@ -134,6 +98,12 @@ TEST_CASE(
     CHECK(summary.contains("bandwidth"));
 
     auto rows = read_results(report / "results.csv");
+    {  // docs/validation.md: what the fitted memory values predict.
+        const FittedPredictionRows fitted = fitted_prediction_rows("m1", rows);
+        CHECK(fitted.written.size() >= 2);
+        INFO("docs/validation.md's fitted predictions need:\n" << joined_lines(fitted.computed));
+        CHECK(fitted.written == fitted.computed);
+    }
     auto sim = [&](const std::string& id) {
         INFO(id);
         REQUIRE(rows.count(id));

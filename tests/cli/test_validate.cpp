@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/cli/results_csv.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -211,6 +213,13 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
     for (const char* kind : {"throughput", "latency", "ilp_occupancy"})
         CHECK(s.at("predictions_only").at(kind).at("mape_percent").get<double>() <=
               1.5 * s.at(kind).at("mape_percent").get<double>());
+    // docs/validation.md: what each fitted value predicts, on these rows.
+    const auto fitted =
+        agx_test::fitted_prediction_rows("m1-max", agx_test::read_results(dir / "results.csv"));
+    CHECK(fitted.written.size() >= 8);
+    INFO("docs/validation.md's fitted predictions need:\n"
+         << agx_test::joined_lines(fitted.computed));
+    CHECK(fitted.written == fitted.computed);
 }
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
@@ -234,6 +243,12 @@ TEST_CASE("validate a14: every A14 throughput figure within 5%") {
         ++rows;
     }
     CHECK(rows >= 20);
+    const auto fitted =
+        agx_test::fitted_prediction_rows("a14", agx_test::read_results(dir / "results.csv"));
+    CHECK(fitted.written.size() == 1);
+    INFO("docs/validation.md's fitted predictions need:\n"
+         << agx_test::joined_lines(fitted.computed));
+    CHECK(fitted.written == fitted.computed);
 }
 
 TEST_CASE("validate reads the reference CSV files as they are") {

@@ -1,0 +1,131 @@
+// Reading a `validate --report` directory's results.csv, and the table of
+// docs/validation.md that gives, for each fitted config value, the error of
+// the rows it predicts: recomputed here from a report, so the table cannot
+// go stale.
+#pragma once
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_run.hpp"
+
+namespace agx_test {
+
+// One row of results.csv: its fields by column name.
+using Row = std::map<std::string, std::string>;
+
+inline std::vector<std::string> split_csv(const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            fields.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+// The rows of results.csv by id.
+inline std::map<std::string, Row> read_results(const fs::path& csv) {
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = split_csv(line);
+    std::map<std::string, Row> rows;
+    while (std::getline(in, line)) {
+        const std::vector<std::string> f = split_csv(line);
+        Row r;
+        for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) r[header[i]] = f[i];
+        rows[r["id"]] = r;
+    }
+    return rows;
+}
+
+// The rows of docs/validation.md's "fitted predictions" table whose run
+// (second cell) is `run`, as written, and as `results` gives them. A row's
+// third cell lists glob patterns (in backquotes) over the report's ids; the
+// rows it counts are those in the statistics that match one and are not a
+// calibration input. Its last four cells are their count, MAPE, P90
+// (nearest rank, as `validate` computes it) and maximum.
+struct FittedPredictionRows {
+    std::vector<std::string> written, computed;
+};
+
+inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
+                                                   const std::map<std::string, Row>& results) {
+    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "validation.md");
+    const auto from = doc.find("<!-- fitted predictions: checked by");
+    const auto to = doc.find("<!-- end of fitted predictions -->");
+    FittedPredictionRows out;
+    if (from == std::string::npos || to == std::string::npos) return out;
+    std::stringstream in(doc.substr(from, to - from));
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
+            line.rfind("| parameters", 0) == 0)
+            continue;
+        const std::vector<std::string> cells = table_cells(line);
+        if (cells.size() < 7 || cells[1] != "`" + run + "`") continue;
+        std::vector<std::string> patterns;
+        for (std::size_t a = cells[2].find('`'); a != std::string::npos;) {
+            const std::size_t b = cells[2].find('`', a + 1);
+            if (b == std::string::npos) break;
+            patterns.push_back(cells[2].substr(a + 1, b - a - 1));
+            a = cells[2].find('`', b + 1);
+        }
+        std::vector<double> errors;
+        for (const auto& [id, r] : results) {
+            if (r.at("included") != "yes" || r.at("note").find("fitted:") != std::string::npos)
+                continue;
+            if (std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
+                    return ::fnmatch(p.c_str(), id.c_str(), 0) == 0;
+                }))
+                errors.push_back(std::fabs(std::stod(r.at("error_percent"))));
+        }
+        std::sort(errors.begin(), errors.end());
+        auto pct = [](double v) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.2f%%", v);
+            return std::string(b);
+        };
+        std::string figures = "| " + std::to_string(errors.size()) + " | ";
+        if (errors.empty()) {
+            figures += "– | – | – |";
+        } else {
+            double sum = 0;
+            for (double e : errors) sum += e;
+            const auto rank = static_cast<std::size_t>(std::ceil(0.9 * errors.size()));
+            figures += pct(sum / errors.size()) + " | " +
+                       pct(errors[std::max<std::size_t>(rank, 1) - 1]) + " | " +
+                       pct(errors.back()) + " |";
+        }
+        out.written.push_back(line);
+        out.computed.push_back("| " + cells[0] + " | " + cells[1] + " | " + cells[2] + " " +
+                               figures);
+    }
+    return out;
+}
+
+inline std::string joined_lines(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const auto& l : lines) s += l + "\n";
+    return s;
+}
+
+}  // namespace agx_test
