@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -213,6 +214,26 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
     for (const char* kind : {"throughput", "latency", "ilp_occupancy"})
         CHECK(s.at("predictions_only").at(kind).at("mape_percent").get<double>() <=
               1.5 * s.at(kind).at("mape_percent").get<double>());
+    // Per table, predictions only: within each table's rows, and adding up
+    // to each kind's predictions.
+    std::map<std::string, int> predicted_per_kind;
+    for (const auto& [table, kinds] : s.at("tables").items())
+        for (const auto& [kind, st] : kinds.items()) {
+            INFO(table << "/" << kind);
+            if (!st.contains("predictions_only")) continue;
+            const auto& p = st.at("predictions_only");
+            CHECK(p.at("count").get<int>() >= 1);
+            CHECK(p.at("count").get<int>() <= st.at("count").get<int>());
+            predicted_per_kind[kind] += p.at("count").get<int>();
+        }
+    for (const char* kind : {"throughput", "latency", "ilp_occupancy"})
+        CHECK(predicted_per_kind[kind] == s.at("predictions_only").at(kind).at("count").get<int>());
+    // quad_sequences has no fitted row: its predictions are all its rows.
+    CHECK(s.at("tables").at("quad_sequences").at("latency").at("predictions_only") == [&] {
+        auto all = s.at("tables").at("quad_sequences").at("latency");
+        all.erase("predictions_only");
+        return all;
+    }());
     // docs/validation.md: what each fitted value predicts, on these rows.
     const auto fitted =
         agx_test::fitted_prediction_rows("m1-max", agx_test::read_results(dir / "results.csv"));

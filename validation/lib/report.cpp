@@ -64,7 +64,7 @@ void summarise(ValidationReport& report) {
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds, pkinds;
     std::map<std::string,
              std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
-        tables;
+        tables, ptables;
     report.not_exact = report.not_measured = report.calibration = report.failed = 0;
     report.unsupported = report.fitted = 0;
     for (ValidationRow& row : report.rows) {
@@ -110,6 +110,9 @@ void summarise(ValidationReport& report) {
         auto& pk = pkinds[figure_kind_name(m.kind)];
         pk.first.push_back(row.simulated.value);
         pk.second.push_back(*m.value);
+        auto& pt = ptables[m.id.substr(0, m.id.find('/'))][figure_kind_name(m.kind)];
+        pt.first.push_back(row.simulated.value);
+        pt.second.push_back(*m.value);
     }
     report.overall = error_stats(sim, meas);
     report.by_kind.clear();
@@ -122,6 +125,10 @@ void summarise(ValidationReport& report) {
     for (const auto& [table, ks] : tables)
         for (const auto& [kind, v] : ks)
             report.by_table[table][kind] = error_stats(v.first, v.second);
+    report.predicted_by_table.clear();
+    for (const auto& [table, ks] : ptables)
+        for (const auto& [kind, v] : ks)
+            report.predicted_by_table[table][kind] = error_stats(v.first, v.second);
 }
 
 void print_table(std::ostream& out, const ValidationReport& report) {
@@ -148,8 +155,7 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
         << report.overall.count << " in the statistics (" << report.not_exact
         << " bounds or approximations, " << report.not_measured << " not measured, "
         << report.calibration << " control-group inputs of the method, " << report.failed
-        << " failed, "
-        << report.unsupported << " unsupported)\n";
+        << " failed, " << report.unsupported << " unsupported)\n";
     line(out, "all", report.overall);
     for (const auto& [kind, s] : report.by_kind) line(out, kind.c_str(), s);
     out << "  predictions only (without the " << report.fitted
@@ -159,6 +165,9 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
     if (report.by_table.size() > 1) {
         out << "  per table:\n";
         for (const auto& [table, ks] : report.by_table)
+            for (const auto& [kind, s] : ks) line(out, ("  " + table + "/" + kind).c_str(), s, 38);
+        out << "  per table, predictions only:\n";
+        for (const auto& [table, ks] : report.predicted_by_table)
             for (const auto& [kind, s] : ks) line(out, ("  " + table + "/" + kind).c_str(), s, 38);
     }
     for (const ValidationRow& row : report.rows)
@@ -186,6 +195,9 @@ void write_report(const std::string& dir, const ValidationReport& report) {
         summary["predictions_only"][kind] = to_json(s);
     for (const auto& [table, ks] : report.by_table)
         for (const auto& [kind, s] : ks) summary["tables"][table][kind] = to_json(s);
+    for (const auto& [table, ks] : report.predicted_by_table)
+        for (const auto& [kind, s] : ks)
+            summary["tables"][table][kind]["predictions_only"] = to_json(s);
     // Each file is written whole under a temporary name and renamed into
     // place, so that runs writing the same directory never mix one file.
     std::ostringstream summary_text;
