@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,13 +61,39 @@ inline std::map<std::string, Row> read_results(const fs::path& csv) {
 
 // The rows of docs/validation.md's "fitted predictions" table whose run
 // (second cell) is `run`, as written, and as `results` gives them. A row's
-// third cell lists glob patterns (in backquotes) over the report's ids; the
-// rows it counts are those in the statistics that match one and are not a
-// calibration input. Its last four cells are their count, MAPE, P90
-// (nearest rank, as `validate` computes it) and maximum.
+// third cell lists fnmatch patterns (in backquotes) over the report's ids;
+// the rows it counts are those in the statistics that match one and are not
+// a calibration input. Its last four cells are their count, MAPE, P90
+// (nearest rank, as `validate` computes it) and maximum. `unmatched` lists
+// the patterns that match no id of the report (a typo would count nothing),
+// `uncovered` the config values the report names as fitted that no row's
+// first cell names.
 struct FittedPredictionRows {
-    std::vector<std::string> written, computed;
+    std::vector<std::string> written, computed, unmatched, uncovered;
 };
+
+// The config values a results.csv note names: "calibration input (fitted:
+// a.b, c.d)" -> a.b, c.d.
+inline std::vector<std::string> fitted_keys(const std::string& note) {
+    std::vector<std::string> keys;
+    const std::string tag = "fitted: ";
+    const auto at = note.find(tag);
+    if (at == std::string::npos) return keys;
+    std::stringstream in(note.substr(at + tag.size(), note.find(')', at) - at - tag.size()));
+    for (std::string k; std::getline(in, k, ',');) {
+        const auto a = k.find_first_not_of(' ');
+        if (a != std::string::npos) keys.push_back(k.substr(a));
+    }
+    return keys;
+}
+
+// How a table row names a fitted value, ending a code span: a timing class's
+// field by its own name (one row covers every class), any other value in
+// full.
+inline std::string named_as(const std::string& key) {
+    const std::string timing = "core.timing.";
+    return key.rfind(timing, 0) == 0 ? key.substr(key.rfind('.') + 1) : key;
+}
 
 inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
                                                    const std::map<std::string, Row>& results) {
@@ -75,6 +102,7 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
     const auto to = doc.find("<!-- end of fitted predictions -->");
     FittedPredictionRows out;
     if (from == std::string::npos || to == std::string::npos) return out;
+    std::string named;  // the first cells of this run's rows
     std::stringstream in(doc.substr(from, to - from));
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
@@ -89,6 +117,13 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
             patterns.push_back(cells[2].substr(a + 1, b - a - 1));
             a = cells[2].find('`', b + 1);
         }
+        named += cells[0] + "\n";
+        for (const auto& p : patterns)
+            if (std::none_of(results.begin(), results.end(), [&](const auto& r) {
+                    return ::fnmatch(p.c_str(), r.first.c_str(), 0) == 0;
+                }))
+                out.unmatched.push_back(p);
+        if (patterns.empty()) out.unmatched.push_back("(no pattern) " + cells[0]);
         std::vector<double> errors;
         for (const auto& [id, r] : results) {
             if (r.at("included") != "yes" || r.at("note").find("fitted:") != std::string::npos)
@@ -119,6 +154,11 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
         out.computed.push_back("| " + cells[0] + " | " + cells[1] + " | " + cells[2] + " " +
                                figures);
     }
+    std::set<std::string> keys;
+    for (const auto& [id, r] : results)
+        for (const auto& k : fitted_keys(r.at("note"))) keys.insert(k);
+    for (const auto& k : keys)
+        if (named.find(named_as(k) + "`") == std::string::npos) out.uncovered.push_back(k);
     return out;
 }
 

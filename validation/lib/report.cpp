@@ -97,7 +97,8 @@ void summarise(ValidationReport& report) {
         auto& k = kinds[figure_kind_name(m.kind)];
         k.first.push_back(row.simulated.value);
         k.second.push_back(*m.value);
-        auto& t = tables[m.id.substr(0, m.id.find('/'))][figure_kind_name(m.kind)];
+        const std::string table = m.id.substr(0, m.id.find('/'));
+        auto& t = tables[table][figure_kind_name(m.kind)];
         t.first.push_back(row.simulated.value);
         t.second.push_back(*m.value);
         if (!row.fitted.empty()) {
@@ -110,7 +111,7 @@ void summarise(ValidationReport& report) {
         auto& pk = pkinds[figure_kind_name(m.kind)];
         pk.first.push_back(row.simulated.value);
         pk.second.push_back(*m.value);
-        auto& pt = ptables[m.id.substr(0, m.id.find('/'))][figure_kind_name(m.kind)];
+        auto& pt = ptables[table][figure_kind_name(m.kind)];
         pt.first.push_back(row.simulated.value);
         pt.second.push_back(*m.value);
     }

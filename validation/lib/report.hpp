@@ -37,8 +37,8 @@ struct ValidationReport {
     std::size_t fitted = 0;  // rows in the statistics that a config value was set from
     // Per measurement table (the id's first part: "quad_instructions"), per kind.
     std::map<std::string, std::map<std::string, ErrorStats>> by_table;
-    // The same per table and kind, predictions only (empty where every row
-    // of the table and kind was fitted to).
+    // The same per table and kind, predictions only (no entry for a table
+    // and kind whose every row was fitted to).
     std::map<std::string, std::map<std::string, ErrorStats>> predicted_by_table;
     std::size_t not_exact = 0;     // bounds and approximations: listed, left out
     std::size_t not_measured = 0;  // empty cells: listed, left out
