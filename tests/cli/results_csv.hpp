@@ -125,7 +125,10 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
                 out.unmatched.push_back(p);
         if (patterns.empty()) out.unmatched.push_back("(no pattern) " + cells[0]);
         std::vector<double> errors;
-        for (const auto& [id, r] : results) {
+        for (const auto& entry : results) {
+            // A named reference: C++17 lambdas cannot capture structured bindings.
+            const std::string& id = entry.first;
+            const Row& r = entry.second;
             if (r.at("included") != "yes" || r.at("note").find("fitted:") != std::string::npos)
                 continue;
             if (std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
