@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,32 @@ inline std::vector<std::string> table_cells(const std::string& row) {
         out.push_back(a == std::string::npos ? "" : c.substr(a, b - a + 1));
     }
     return out;
+}
+
+// The body rows of the markdown table of `doc` (a file of the project)
+// between the comments `begin` and `end`: the "| " lines after its rule. The
+// markers name the test that checks the table, so a missing one is an error.
+inline std::vector<std::string> marked_table_rows(const std::string& doc, const std::string& begin,
+                                                  const std::string& end) {
+    const std::string text = slurp(fs::path(AGX_SOURCE_DIR) / doc);
+    const auto from = text.find(begin), to = text.find(end);
+    if (from == std::string::npos || to == std::string::npos)
+        throw std::runtime_error(doc + ": no table between '" + begin + "' and '" + end + "'");
+    std::vector<std::string> rows;
+    bool body = false;
+    std::istringstream in(text.substr(from, to - from));
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("| ", 0) != 0) continue;
+        if (body) rows.push_back(line);
+        body = body || line.find("---") != std::string::npos;
+    }
+    return rows;
+}
+
+inline std::string joined_lines(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const auto& l : lines) s += l + "\n";
+    return s;
 }
 
 inline fs::path write_file(const std::string& name, const std::string& text) {

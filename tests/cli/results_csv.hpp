@@ -7,7 +7,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "tests/cli/cli_run.hpp"
+#include "validation/lib/error_stats.hpp"
 
 namespace agx_test {
 
@@ -64,7 +64,7 @@ inline std::map<std::string, Row> read_results(const fs::path& csv) {
 // third cell lists fnmatch patterns (in backquotes) over the report's ids;
 // the rows it counts are those in the statistics that match one and are not
 // a calibration input. Its last four cells are their count, MAPE, P90
-// (nearest rank, as `validate` computes it) and maximum. `unmatched` lists
+// and maximum, as `validate` computes them (error_stats). `unmatched` lists
 // the patterns that match no id of the report (a typo would count nothing),
 // `uncovered` the config values the report names as fitted that no row's
 // first cell names.
@@ -97,17 +97,13 @@ inline std::string named_as(const std::string& key) {
 
 inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
                                                    const std::map<std::string, Row>& results) {
-    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "validation.md");
-    const auto from = doc.find("<!-- fitted predictions: checked by");
-    const auto to = doc.find("<!-- end of fitted predictions -->");
     FittedPredictionRows out;
-    if (from == std::string::npos || to == std::string::npos) return out;
     std::string named;  // the first cells of this run's rows
-    std::stringstream in(doc.substr(from, to - from));
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
-            line.rfind("| parameters", 0) == 0)
-            continue;
+    for (const std::string& line :
+         marked_table_rows("docs/validation.md",
+                           "<!-- fitted predictions: checked by tests/cli/test_validate.cpp and "
+                           "tests/cli/test_memory_validate.cpp -->",
+                           "<!-- end of fitted predictions -->")) {
         const std::vector<std::string> cells = table_cells(line);
         if (cells.size() < 7 || cells[1] != "`" + run + "`") continue;
         std::vector<std::string> patterns;
@@ -124,7 +120,7 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
                 }))
                 out.unmatched.push_back(p);
         if (patterns.empty()) out.unmatched.push_back("(no pattern) " + cells[0]);
-        std::vector<double> errors;
+        std::vector<double> simulated, measured;
         for (const auto& entry : results) {
             // A named reference: C++17 lambdas cannot capture structured bindings.
             const std::string& id = entry.first;
@@ -133,26 +129,26 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
                 continue;
             if (std::any_of(patterns.begin(), patterns.end(), [&](const std::string& p) {
                     return ::fnmatch(p.c_str(), id.c_str(), 0) == 0;
-                }))
-                errors.push_back(std::fabs(std::stod(r.at("error_percent"))));
+                })) {
+                // The error as written (3 decimals), carried as a value: the
+                // 4-decimal simulated column rounds a small figure's error more.
+                const double m = std::stod(r.at("measured"));
+                measured.push_back(m);
+                simulated.push_back(m * (1.0 + std::stod(r.at("error_percent")) / 100.0));
+            }
         }
-        std::sort(errors.begin(), errors.end());
+        // The statistics as `validate` computes them.
+        const auto st = agx::validation::error_stats(simulated, measured);
         auto pct = [](double v) {
             char b[32];
             std::snprintf(b, sizeof b, "%.2f%%", v);
             return std::string(b);
         };
-        std::string figures = "| " + std::to_string(errors.size()) + " | ";
-        if (errors.empty()) {
-            figures += "– | – | – |";
-        } else {
-            double sum = 0;
-            for (double e : errors) sum += e;
-            const auto rank = static_cast<std::size_t>(std::ceil(0.9 * errors.size()));
-            figures += pct(sum / errors.size()) + " | " +
-                       pct(errors[std::max<std::size_t>(rank, 1) - 1]) + " | " +
-                       pct(errors.back()) + " |";
-        }
+        const std::string figures =
+            "| " + std::to_string(st.count) + " | " +
+            (st.count == 0 ? std::string("– | – | – |")
+                           : pct(st.mape_percent) + " | " + pct(st.p90_percent) + " | " +
+                                 pct(st.max_percent) + " |");
         out.written.push_back(line);
         out.computed.push_back("| " + cells[0] + " | " + cells[1] + " | " + cells[2] + " " +
                                figures);
@@ -163,12 +159,6 @@ inline FittedPredictionRows fitted_prediction_rows(const std::string& run,
     for (const auto& k : keys)
         if (named.find(named_as(k) + "`") == std::string::npos) out.uncovered.push_back(k);
     return out;
-}
-
-inline std::string joined_lines(const std::vector<std::string>& lines) {
-    std::string s;
-    for (const auto& l : lines) s += l + "\n";
-    return s;
 }
 
 }  // namespace agx_test

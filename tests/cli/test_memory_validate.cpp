@@ -62,20 +62,12 @@ std::string as_written(double value, const std::string& like) {
 
 // The table of docs/memory.md between its markers: each row's cells.
 std::vector<std::vector<std::string>> memory_doc_table() {
-    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "memory.md");
-    const auto from =
-        doc.find("<!-- memory table: checked by tests/cli/test_memory_validate.cpp -->");
-    const auto to = doc.find("<!-- end of memory table -->");
-    REQUIRE(from != std::string::npos);
-    REQUIRE(to != std::string::npos);
     std::vector<std::vector<std::string>> rows;
-    std::stringstream in(doc.substr(from, to - from));
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("| ", 0) != 0 || line.find("---") != std::string::npos ||
-            line.rfind("| figure", 0) == 0)
-            continue;
+    for (const auto& line :
+         marked_table_rows("docs/memory.md",
+                           "<!-- memory table: checked by tests/cli/test_memory_validate.cpp -->",
+                           "<!-- end of memory table -->"))
         rows.push_back(table_cells(line));
-    }
     return rows;
 }
 }  // namespace

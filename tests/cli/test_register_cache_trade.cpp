@@ -22,19 +22,10 @@ const char* kMarker = "register cache trade";
 
 // The rows of the table between its markers (header and rule left out).
 std::vector<std::string> trade_rows() {
-    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs" / "validation.md");
-    const auto from = doc.find(std::string("<!-- ") + kMarker +
-                               ": checked by tests/cli/test_register_cache_trade.cpp -->");
-    const auto to = doc.find(std::string("<!-- end of ") + kMarker + " -->");
-    REQUIRE(from != std::string::npos);
-    REQUIRE(to != std::string::npos);
-    std::vector<std::string> rows;
-    std::istringstream in(doc.substr(from, to - from));
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
-            line.rfind("| entries", 0) != 0)
-            rows.push_back(line);
-    return rows;
+    return marked_table_rows(
+        "docs/validation.md",
+        std::string("<!-- ") + kMarker + ": checked by tests/cli/test_register_cache_trade.cpp -->",
+        std::string("<!-- end of ") + kMarker + " -->");
 }
 
 std::string pct(double v) {

@@ -33,18 +33,9 @@ std::string ratio(double v, double base) {
 }
 
 std::vector<std::string> doc_rows() {
-    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "docs/sweeps.md");
-    const auto from = doc.find("<!-- study table: checked by tests/cli/test_sweeps_doc.cpp -->");
-    const auto to = doc.find("<!-- end of study table -->");
-    REQUIRE(from != std::string::npos);
-    REQUIRE(to != std::string::npos);
-    std::vector<std::string> rows;
-    std::istringstream in(doc.substr(from, to - from));
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
-            line.find("kernel") == std::string::npos)
-            rows.push_back(line);
-    return rows;
+    return marked_table_rows("docs/sweeps.md",
+                             "<!-- study table: checked by tests/cli/test_sweeps_doc.cpp -->",
+                             "<!-- end of study table -->");
 }
 
 }  // namespace

@@ -95,18 +95,9 @@ nlohmann::json summary_of(const fs::path& dir) {
 
 // The rows of a table of docs/validation.md between its markers.
 std::vector<std::string> doc_rows(const std::string& marker) {
-    const std::string doc = read_text(fs::path(AGX_SOURCE_DIR) / "docs" / "validation.md");
-    const auto from = doc.find("<!-- " + marker + ": checked by tests/cli/test_validate.cpp -->");
-    const auto to = doc.find("<!-- end of " + marker + " -->");
-    REQUIRE(from != std::string::npos);
-    REQUIRE(to != std::string::npos);
-    std::vector<std::string> rows;
-    std::stringstream in(doc.substr(from, to - from));
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("| ", 0) == 0 && line.find("---") == std::string::npos &&
-            line.rfind("| kind", 0) != 0)
-            rows.push_back(line);
-    return rows;
+    return agx_test::marked_table_rows(
+        "docs/validation.md", "<!-- " + marker + ": checked by tests/cli/test_validate.cpp -->",
+        "<!-- end of " + marker + " -->");
 }
 
 // A kind's row as docs/validation.md gives it, from a report's summary.json.
@@ -146,11 +137,6 @@ void check_fitted_predictions(const std::string& run,
     CHECK(fitted.written == fitted.computed);
 }
 
-std::string joined(const std::vector<std::string>& rows) {
-    std::string s;
-    for (const auto& r : rows) s += r + "\n";
-    return s;
-}
 }  // namespace
 
 TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard") {
@@ -182,7 +168,7 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
         CHECK(s.at("predictions_only").at(kind).at("mape_percent").get<double>() <=
               1.5 * s.at(kind).at("mape_percent").get<double>());
     const auto rows = summary_rows(s);
-    INFO("docs/validation.md's instruction tables need:\n" << joined(rows));
+    INFO("docs/validation.md's instruction tables need:\n" << agx_test::joined_lines(rows));
     CHECK(doc_rows("instruction tables") == rows);
 }
 
@@ -203,7 +189,7 @@ TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
     const auto& t = s.at("tables").at("quad_instructions");
     CHECK(t.at("latency").at("mape_percent").get<double>() <= 6.5);  // 5.60%
     const auto rows = summary_rows(s);
-    INFO("docs/validation.md's quad tables need:\n" << joined(rows));
+    INFO("docs/validation.md's quad tables need:\n" << agx_test::joined_lines(rows));
     CHECK(doc_rows("quad tables") == rows);
 }
 
