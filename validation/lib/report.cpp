@@ -60,11 +60,11 @@ std::map<std::string, std::string> fitted_figures(
 }
 
 void summarise(ValidationReport& report) {
-    std::vector<double> sim, meas, psim, pmeas;
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> kinds, pkinds;
-    std::map<std::string,
-             std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>>
-        tables, ptables;
+    // Simulated and measured values of one group of rows.
+    using Values = std::pair<std::vector<double>, std::vector<double>>;
+    Values all, predicted;
+    std::map<std::string, Values> kinds, pkinds;
+    std::map<std::string, std::map<std::string, Values>> tables, ptables;
     report.not_exact = report.not_measured = report.calibration = report.failed = 0;
     report.unsupported = report.fitted = 0;
     for (ValidationRow& row : report.rows) {
@@ -92,44 +92,38 @@ void summarise(ValidationReport& report) {
         if (m.value && row.ran && row.simulated.error.empty())
             row.error_percent = percent_error(row.simulated.value, *m.value);
         if (!row.included) continue;
-        sim.push_back(row.simulated.value);
-        meas.push_back(*m.value);
-        auto& k = kinds[figure_kind_name(m.kind)];
-        k.first.push_back(row.simulated.value);
-        k.second.push_back(*m.value);
+        const std::string kind = figure_kind_name(m.kind);
         const std::string table = m.id.substr(0, m.id.find('/'));
-        auto& t = tables[table][figure_kind_name(m.kind)];
-        t.first.push_back(row.simulated.value);
-        t.second.push_back(*m.value);
+        auto add = [&](Values& v) {
+            v.first.push_back(row.simulated.value);
+            v.second.push_back(*m.value);
+        };
+        add(all);
+        add(kinds[kind]);
+        add(tables[table][kind]);
         if (!row.fitted.empty()) {
             row.note = "calibration input (fitted: " + row.fitted + ")";
             ++report.fitted;
             continue;
         }
-        psim.push_back(row.simulated.value);
-        pmeas.push_back(*m.value);
-        auto& pk = pkinds[figure_kind_name(m.kind)];
-        pk.first.push_back(row.simulated.value);
-        pk.second.push_back(*m.value);
-        auto& pt = ptables[table][figure_kind_name(m.kind)];
-        pt.first.push_back(row.simulated.value);
-        pt.second.push_back(*m.value);
+        add(predicted);
+        add(pkinds[kind]);
+        add(ptables[table][kind]);
     }
-    report.overall = error_stats(sim, meas);
-    report.by_kind.clear();
-    for (const auto& [kind, v] : kinds) report.by_kind[kind] = error_stats(v.first, v.second);
-    report.predicted = error_stats(psim, pmeas);
-    report.predicted_by_kind.clear();
-    for (const auto& [kind, v] : pkinds)
-        report.predicted_by_kind[kind] = error_stats(v.first, v.second);
+    auto stats = [](const Values& v) { return error_stats(v.first, v.second); };
+    auto stats_by = [&](const std::map<std::string, Values>& groups) {
+        std::map<std::string, ErrorStats> out;
+        for (const auto& [name, v] : groups) out[name] = stats(v);
+        return out;
+    };
+    report.overall = stats(all);
+    report.by_kind = stats_by(kinds);
+    report.predicted = stats(predicted);
+    report.predicted_by_kind = stats_by(pkinds);
     report.by_table.clear();
-    for (const auto& [table, ks] : tables)
-        for (const auto& [kind, v] : ks)
-            report.by_table[table][kind] = error_stats(v.first, v.second);
+    for (const auto& [table, ks] : tables) report.by_table[table] = stats_by(ks);
     report.predicted_by_table.clear();
-    for (const auto& [table, ks] : ptables)
-        for (const auto& [kind, v] : ks)
-            report.predicted_by_table[table][kind] = error_stats(v.first, v.second);
+    for (const auto& [table, ks] : ptables) report.predicted_by_table[table] = stats_by(ks);
 }
 
 void print_table(std::ostream& out, const ValidationReport& report) {
