@@ -8,6 +8,7 @@
 
 #include <sys/wait.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -137,6 +138,28 @@ void check_fitted_predictions(const std::string& run,
     CHECK(fitted.written == fitted.computed);
 }
 
+// docs/validation.md's table of the rows more than 20% off, from a report's
+// results.csv: every row in the statistics beyond 20%, largest first, as
+// "| `id` | measured | simulated | error |" (the doc's "why" column follows).
+std::vector<std::string> far_off_rows(const std::map<std::string, agx_test::Row>& results) {
+    std::vector<std::pair<double, std::string>> far;
+    for (const auto& [id, r] : results)
+        if (r.at("included") == "yes" && std::fabs(std::stod(r.at("error_percent"))) > 20.0)
+            far.emplace_back(std::fabs(std::stod(r.at("error_percent"))), id);
+    std::sort(far.begin(), far.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<std::string> rows;
+    for (const auto& [e, id] : far) {
+        const auto& r = results.at(id);
+        char b[160];
+        std::snprintf(b, sizeof b, " | %.2f | %.2f | %.1f%% |", std::stod(r.at("measured")),
+                      std::stod(r.at("simulated")), std::stod(r.at("error_percent")));
+        rows.push_back("| `" + id + "`" + b);
+    }
+    return rows;
+}
+
 }  // namespace
 
 TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard") {
@@ -235,6 +258,42 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
         return all;
     }());
     check_fitted_predictions("m1-max", results, 9);
+
+    // The ten worst rows the summary names are the largest |error| of the
+    // rows in the statistics, largest first.
+    const auto& worst = s.at("worst");
+    REQUIRE(worst.size() == 10);
+    double floor = 1e9;
+    for (const auto& w : worst) {
+        const double e = std::fabs(w.at("error_percent").get<double>());
+        CHECK(e <= floor);
+        floor = e;
+        CHECK(results.at(w.at("id").get<std::string>()).at("included") == "yes");
+    }
+    std::set<std::string> named;
+    for (const auto& w : worst) named.insert(w.at("id").get<std::string>());
+    for (const auto& [id, r] : results)
+        if (r.at("included") == "yes" && !named.count(id))
+            CHECK(std::fabs(std::stod(r.at("error_percent"))) <= floor + 1e-3);
+    // docs/validation.md lists every row more than 20% off, with why: the
+    // table's figures are this report's, and each "why" is a paragraph of
+    // the section (a bold label).
+    const auto computed = far_off_rows(results);
+    std::vector<std::string> written, whys;
+    for (const auto& line : doc_rows("rows more than 20% off")) {
+        const auto last = line.rfind(" | ", line.size() - 3);
+        REQUIRE(last != std::string::npos);
+        written.push_back(line.substr(0, last + 2));
+        whys.push_back(line.substr(last + 3, line.size() - last - 5));
+    }
+    INFO("docs/validation.md's rows more than 20% off need:\n" << agx_test::joined_lines(computed));
+    CHECK(written == computed);
+    const std::string doc = agx_test::slurp(fs::path(AGX_SOURCE_DIR) / "docs/validation.md");
+    for (const auto& why : whys) {
+        INFO("why: '" << why << "'");
+        CHECK(!why.empty());
+        CHECK(doc.find("**" + why + "**") != std::string::npos);
+    }
 }
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {

@@ -1,5 +1,6 @@
 #include "validation/lib/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -124,6 +125,15 @@ void summarise(ValidationReport& report) {
     for (const auto& [table, ks] : tables) report.by_table[table] = stats_by(ks);
     report.predicted_by_table.clear();
     for (const auto& [table, ks] : ptables) report.predicted_by_table[table] = stats_by(ks);
+
+    report.worst.clear();
+    for (std::size_t i = 0; i < report.rows.size(); ++i)
+        if (report.rows[i].included) report.worst.push_back(i);
+    // Ties keep the files' order, so the list is the same from run to run.
+    std::stable_sort(report.worst.begin(), report.worst.end(), [&](std::size_t a, std::size_t b) {
+        return std::fabs(report.rows[a].error_percent) > std::fabs(report.rows[b].error_percent);
+    });
+    if (report.worst.size() > kWorstRows) report.worst.resize(kWorstRows);
 }
 
 void print_table(std::ostream& out, const ValidationReport& report) {
@@ -165,6 +175,17 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
         for (const auto& [table, ks] : report.predicted_by_table)
             for (const auto& [kind, s] : ks) line(out, ("  " + table + "/" + kind).c_str(), s, 38);
     }
+    if (!report.worst.empty()) {
+        out << "  worst " << report.worst.size() << " rows (docs/validation.md says why):\n";
+        for (std::size_t i : report.worst) {
+            const ValidationRow& row = report.rows[i];
+            out << "    " << std::left << std::setw(62) << row.measured.id << std::right
+                << " measured " << std::setw(9) << fixed(*row.measured.value, 2) << "  simulated "
+                << std::setw(9) << fixed(row.simulated.value, 2) << "  error " << std::setw(7)
+                << fixed(row.error_percent, 1) << "%"
+                << (row.fitted.empty() ? "" : "  (fitted: " + row.fitted + ")") << "\n";
+        }
+    }
     for (const ValidationRow& row : report.rows)
         if (!row.unsupported.empty())
             out << "  " << row.measured.id << ": " << row.unsupported << "\n";
@@ -193,6 +214,16 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     for (const auto& [table, ks] : report.predicted_by_table)
         for (const auto& [kind, s] : ks)
             summary["tables"][table][kind]["predictions_only"] = to_json(s);
+    summary["worst"] = nlohmann::json::array();
+    for (std::size_t i : report.worst) {
+        const ValidationRow& row = report.rows[i];
+        nlohmann::json w = {{"id", row.measured.id},
+                            {"measured", *row.measured.value},
+                            {"simulated", row.simulated.value},
+                            {"error_percent", row.error_percent}};
+        if (!row.fitted.empty()) w["fitted"] = row.fitted;
+        summary["worst"].push_back(std::move(w));
+    }
     // Each file is written whole under a temporary name and renamed into
     // place, so that runs writing the same directory never mix one file.
     std::ostringstream summary_text;

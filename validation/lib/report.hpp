@@ -45,7 +45,12 @@ struct ValidationReport {
     std::size_t calibration = 0;   // control-group rows: inputs of the method, left out
     std::size_t failed = 0;        // simulations that did not complete
     std::size_t unsupported = 0;   // rows the model cannot simulate: listed, left out
+    // The rows in the statistics with the largest |error|, largest first
+    // (indices into `rows`; at most kWorstRows): where a reader looks first.
+    std::vector<std::size_t> worst;
 };
+
+inline constexpr std::size_t kWorstRows = 10;
 
 // The measurement ids a config's values were fitted to, from the
 // "[fitted to: ID, ID]" notes in their sources: id -> the config key.
