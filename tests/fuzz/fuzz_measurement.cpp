@@ -1,4 +1,4 @@
-// A measurement file (validation/README.md; what the Metal probe writes and
+// A measurement file (docs/validation.md, "Data and method"; what the Metal probe writes and
 // `agxsim validate -m` reads): the input is the JSON document. It reads or
 // is refused with InputError; an accepted file writes back and reads again
 // the same.
