@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_run.hpp"
+#include "tests/cli/results_csv.hpp"
 
 using namespace agx_test;
 
@@ -125,4 +126,58 @@ TEST_CASE("docs/validation.md: the register-cache trade is what the model gives"
     bool found = false;
     for (const auto& row : rows) found |= row.rfind(shipped, 0) == 0;
     CHECK(found);
+}
+
+namespace {
+
+// One figure of one measurement row as `validate` gives it with `sets`:
+// "simulated (error)". The row's file is validation/data/<table>.json, its
+// table the id's first part.
+std::string figure_with(const std::string& id, const std::string& sets, std::string* measured) {
+    const fs::path data = fs::path(AGX_SOURCE_DIR) / "validation" / "data";
+    const fs::path dir = scratch() / "neighbour";
+    const Result r = agxsim("validate --config m1-max --summary-only -m " +
+                            (data / (id.substr(0, id.find('/')) + ".json")).string() + sets +
+                            " --only \"" + id + "\" --report " + dir.string());
+    REQUIRE(r.code == 0);
+    const auto results = read_results(dir / "results.csv");
+    const auto row = results.find(id);
+    if (row == results.end()) FAIL("no figure " << id << " in " << dir / "results.csv");
+    char b[64];
+    std::snprintf(b, sizeof b, "%.2f", std::stod(row->second.at("measured")));
+    if (measured) *measured = b;
+    std::snprintf(b, sizeof b, "%.2f (%+.1f%%)", std::stod(row->second.at("simulated")),
+                  std::stod(row->second.at("error_percent")));
+    return b;
+}
+
+}  // namespace
+
+// The table that backs the register-cache and issue parameters' sources:
+// what a neighbouring value of each does to the rows the value was chosen
+// by. Each row is simulated twice here, as shipped and with the value.
+TEST_CASE("docs/validation.md: the register-cache trade's neighbouring values are the model's") {
+    const auto rows = marked_table_rows(
+        "docs/validation.md",
+        "<!-- neighbouring values: checked by tests/cli/test_register_cache_trade.cpp -->",
+        "<!-- end of neighbouring values -->");
+    REQUIRE(rows.size() >= 5);
+    std::vector<std::string> simulated;
+    std::string want;
+    for (const auto& row : rows) {
+        const auto cells = table_cells(row);
+        REQUIRE(cells.size() == 5);
+        REQUIRE(cells[0].size() > 2);
+        REQUIRE(cells[1].size() > 2);
+        const std::string value = cells[0].substr(1, cells[0].size() - 2);  // `key=value`
+        const std::string id = cells[1].substr(1, cells[1].size() - 2);
+        std::string measured;
+        const std::string shipped = figure_with(id, "", &measured);
+        const std::string with = figure_with(id, " --set " + value, nullptr);
+        simulated.push_back("| " + cells[0] + " | " + cells[1] + " | " + measured + " | " +
+                            shipped + " | " + with + " |");
+        want += simulated.back() + "\n";
+    }
+    INFO("docs/validation.md's neighbouring values need:\n" << want);
+    CHECK(simulated == rows);
 }
