@@ -332,6 +332,37 @@ TEST_CASE("validate reads the reference CSV files as they are") {
           Approx(s.at("mape_percent").get<double>()));
 }
 
+// The shipped measurement files are `data import` of the shipped reference
+// CSVs, byte for byte, so a change to the importer (or a CSV) that would
+// change them fails until they are regenerated (docs/validation.md, "Data
+// and method"). A sequence's latency takes the latency's optimal count, the
+// first of a range, as its unroll.
+TEST_CASE("data import of the reference CSVs gives the shipped measurement files") {
+    const fs::path ref = fs::path(AGX_SOURCE_DIR) / "validation" / "data" / "metal-benchmarks";
+    std::string csvs;
+    for (const fs::path& d : {ref, ref / "quad"})
+        for (const auto& e : fs::directory_iterator(d))
+            if (e.path().extension() == ".csv") csvs += " " + e.path().string();
+    const fs::path dir = scratch("import");
+    REQUIRE(run("data import" + csvs + " -o " + dir.string(), dir / "log.txt") == 0);
+    int files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        if (e.path().extension() != ".json") continue;
+        ++files;
+        INFO(e.path().filename().string());
+        CHECK(agx_test::slurp(e.path()) == agx_test::slurp(fs::path(AGX_SOURCE_DIR) / "validation" /
+                                                           "data" / e.path().filename()));
+    }
+    CHECK(files == 11);
+    std::ifstream in(dir / "simd_sequences.json");
+    const auto j = nlohmann::json::parse(in);
+    std::map<std::string, unsigned> unroll;
+    for (const auto& r : j.at("records"))
+        unroll[r.at("id").get<std::string>()] = r.at("benchmark").at("unroll").get<unsigned>();
+    CHECK(unroll.at("simd_sequences/PRODUCT<I16>/latency/m1-max") == 24);            // "≤24-240"
+    CHECK(unroll.at("simd_sequences/SHUFFLE_RANDOM_SAME32/latency/m1-max") == 120);  // "120-480"
+}
+
 TEST_CASE("validate rejects a malformed measurement file with one line and exit 2") {
     const fs::path dir = scratch("bad");
     std::ofstream(dir / "bad.json")

@@ -96,11 +96,17 @@ std::uint32_t width_of(const std::string& name) {
     return 32;
 }
 
-// "120-240" -> 240, "≤120" -> 120, "TBD" -> 0.
-std::uint32_t repetitions_of(std::string cell) {
+// The repetitions at which a sequence's latency was best: the first of a
+// range. metal-benchmarks writes "A-B" with the latency's optimum first and
+// the throughput's second (its README's note on the quad ballots: "Latency
+// was best at 720 repetitions. Throughput was best at 1440 repetitions.
+// Many genuine instruction sequences also have optimal throughput at more
+// repetitions than latency."). "120-240" -> 120, "≤24-240" -> 24,
+// "≤120" -> 120, "TBD" -> 0.
+std::uint32_t latency_repetitions_of(std::string cell) {
     if (cell.rfind("≤", 0) == 0) cell = cell.substr(std::string("≤").size());
     const auto dash = cell.find('-');
-    if (dash != std::string::npos) cell = cell.substr(dash + 1);
+    if (dash != std::string::npos) cell = cell.substr(0, dash);
     return digits(cell).value_or(0);
 }
 
@@ -215,10 +221,10 @@ MeasurementFile import_reference_csv(const std::string& path) {
                    col(1), where, "throughput_cycles");
             if (c.size() >= 5) {
                 // The figure is normalised to the method's repetitions (the
-                // control group's "virtual repetitions"); the optimal count
-                // is the unroll, which sets the code size.
+                // control group's "virtual repetitions"); the latency's
+                // optimal count is the unroll, which sets the code size.
                 auto def = definition(op, body, bits, m.latency, m.overhead(bits));
-                def.unroll = repetitions_of(col(4));
+                def.unroll = latency_repetitions_of(col(4));
                 im.add(im.record(base + "/latency/m1-max", "m1-max", kM1MaxGhz, FigureKind::Latency,
                                  def),
                        def.unroll ? col(3) : std::string(), where, "latency_raw_max");
