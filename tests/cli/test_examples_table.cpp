@@ -1,8 +1,10 @@
 // traces/examples/README.md's table: every example trace has a row, and the
-// row's cycles, SIMD-instructions and IPC are what the model gives now.
+// row's cycles, SIMD-instructions and IPC, and the stall figures its "why"
+// quotes, are what the model gives now.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -14,9 +16,51 @@
 
 using namespace agx_test;
 
+namespace {
+
+// `value` with as many decimals as `like` has.
+std::string same_decimals(double value, const std::string& like) {
+    const auto dot = like.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(like.size() - dot - 1);
+    char b[32];
+    std::snprintf(b, sizeof b, "%.*f", decimals, value);
+    return b;
+}
+
+// The figures a row's "why" quotes from the run: "`cause` N cycles" and
+// "`cause` N%" (of the scheduler-cycles) from the stall breakdown, "N% of
+// peak" the issue rate. Returns how many it checked.
+int check_why(const std::string& why, const nlohmann::json& j) {
+    const auto& stalls = j.at("stall_scheduler_cycles");
+    const double scheduler_cycles = 4.0 * static_cast<double>(j.at("cycles").get<std::uint64_t>()) *
+                                    j.at("cores_simulated").get<double>();
+    int checked = 0;
+    const std::regex cycles("`([a-z_]+)` ([0-9]+) cycles"), share("`([a-z_]+)` ([0-9.]+)%"),
+        peak("([0-9.]+)% of peak");
+    for (std::sregex_iterator m(why.begin(), why.end(), cycles), end; m != end; ++m, ++checked) {
+        INFO((*m)[0].str());
+        REQUIRE(stalls.contains((*m)[1].str()));
+        CHECK((*m)[2].str() == std::to_string(stalls.at((*m)[1].str()).get<std::uint64_t>()));
+    }
+    for (std::sregex_iterator m(why.begin(), why.end(), share), end; m != end; ++m, ++checked) {
+        INFO((*m)[0].str());
+        REQUIRE(stalls.contains((*m)[1].str()));
+        const double pct = 100.0 * stalls.at((*m)[1].str()).get<double>() / scheduler_cycles;
+        CHECK((*m)[2].str() == same_decimals(pct, (*m)[2].str()));
+    }
+    for (std::sregex_iterator m(why.begin(), why.end(), peak), end; m != end; ++m, ++checked) {
+        INFO((*m)[0].str());
+        CHECK((*m)[1].str() == same_decimals(j.at("percent_of_peak").get<double>(), (*m)[1].str()));
+    }
+    return checked;
+}
+
+}  // namespace
+
 TEST_CASE("the example traces' README table holds what the model gives") {
     const fs::path dir = fs::path(AGX_SOURCE_DIR) / "traces/examples";
     std::set<std::string> rows;
+    int figures = 0;
     std::istringstream readme(slurp(dir / "README.md"));
     for (std::string line; std::getline(readme, line);) {
         if (line.rfind("| `", 0) != 0) continue;
@@ -38,7 +82,10 @@ TEST_CASE("the example traces' README table holds what the model gives") {
         char ipc[32];
         std::snprintf(ipc, sizeof ipc, "%.*f", decimals, j.at("ipc_per_core").get<double>());
         CHECK(c[3] == ipc);
+        figures += check_why(c[4], j);
     }
+    // ffma_chain's three, fadd16_ilp4's peak, load_wait_use's two.
+    CHECK(figures >= 6);
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().extension() == ".trace") {
             INFO(e.path().filename().string() << " has no row in traces/examples/README.md");
