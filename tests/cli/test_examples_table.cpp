@@ -3,6 +3,7 @@
 // quotes, are what the model gives now.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <regex>
 #include <set>
@@ -32,7 +33,11 @@ std::string same_decimals(double value, const std::string& like) {
 // peak" the issue rate. Returns how many it checked.
 int check_why(const std::string& why, const nlohmann::json& j) {
     const auto& stalls = j.at("stall_scheduler_cycles");
-    const double scheduler_cycles = 4.0 * static_cast<double>(j.at("cycles").get<std::uint64_t>()) *
+    // Schedulers per core: peak IPC, from the run's IPC and its share of peak.
+    const double schedulers =
+        100.0 * j.at("ipc_per_core").get<double>() / j.at("percent_of_peak").get<double>();
+    const double scheduler_cycles = std::round(schedulers) *
+                                    static_cast<double>(j.at("cycles").get<std::uint64_t>()) *
                                     j.at("cores_simulated").get<double>();
     int checked = 0;
     const std::regex cycles("`([a-z_]+)` ([0-9]+) cycles"), share("`([a-z_]+)` ([0-9.]+)%"),

@@ -138,7 +138,7 @@ std::string figure_with(const std::string& id, const std::string& sets, std::str
     const fs::path dir = scratch() / "neighbour";
     const Result r = agxsim("validate --config m1-max --summary-only -m " +
                             (data / (id.substr(0, id.find('/')) + ".json")).string() + sets +
-                            " --only \"" + id + "\" --report " + dir.string());
+                            " --only '" + id + "' --report " + dir.string());
     REQUIRE(r.code == 0);
     const auto results = read_results(dir / "results.csv");
     const auto row = results.find(id);
@@ -162,6 +162,9 @@ TEST_CASE("docs/validation.md: the register-cache trade's neighbouring values ar
         "<!-- neighbouring values: checked by tests/cli/test_register_cache_trade.cpp -->",
         "<!-- end of neighbouring values -->");
     REQUIRE(rows.size() >= 5);
+    const Result shown = agxsim("config show m1-max");
+    REQUIRE(shown.code == 0);
+    const auto config = nlohmann::json::parse(shown.out);
     std::vector<std::string> simulated;
     std::string want;
     for (const auto& row : rows) {
@@ -172,6 +175,15 @@ TEST_CASE("docs/validation.md: the register-cache trade's neighbouring values ar
         const std::string value = cells[0].substr(1, cells[0].size() - 2);  // `key=value`
         const std::string id = cells[1].substr(1, cells[1].size() - 2);
         std::string measured;
+        // A neighbouring value, not the shipped one.
+        const auto eq = value.find('=');
+        REQUIRE(eq != std::string::npos);
+        nlohmann::json at = config;
+        std::istringstream path(value.substr(0, eq));
+        for (std::string key; std::getline(path, key, '.');) at = at.at(key);
+        const auto& v = at.at("value");
+        INFO(value);
+        CHECK(value.substr(eq + 1) != (v.is_string() ? v.get<std::string>() : v.dump()));
         const std::string shipped = figure_with(id, "", &measured);
         const std::string with = figure_with(id, " --set " + value, nullptr);
         simulated.push_back("| " + cells[0] + " | " + cells[1] + " | " + measured + " | " +

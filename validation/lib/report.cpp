@@ -176,7 +176,7 @@ void print_summary(std::ostream& out, const ValidationReport& report) {
             for (const auto& [kind, s] : ks) line(out, ("  " + table + "/" + kind).c_str(), s, 38);
     }
     if (!report.worst.empty()) {
-        out << "  worst " << report.worst.size() << " rows (docs/validation.md says why):\n";
+        out << "  worst " << report.worst.size() << " rows:\n";
         for (std::size_t i : report.worst) {
             const ValidationRow& row = report.rows[i];
             out << "    " << std::left << std::setw(62) << row.measured.id << std::right
