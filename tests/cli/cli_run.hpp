@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -81,6 +82,16 @@ inline std::vector<std::string> marked_table_rows(const std::string& doc, const 
         body = body || line.find("---") != std::string::npos;
     }
     return rows;
+}
+
+// `value` written with as many decimals as `like` has: a doc's figure as the
+// doc gives it.
+inline std::string as_written(double value, const std::string& like) {
+    const auto dot = like.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(like.size() - dot - 1);
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, value);
+    return b;
 }
 
 inline std::string joined_lines(const std::vector<std::string>& lines) {

@@ -19,15 +19,6 @@ using namespace agx_test;
 
 namespace {
 
-// `value` with as many decimals as `like` has.
-std::string same_decimals(double value, const std::string& like) {
-    const auto dot = like.find('.');
-    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(like.size() - dot - 1);
-    char b[32];
-    std::snprintf(b, sizeof b, "%.*f", decimals, value);
-    return b;
-}
-
 // The figures a row's "why" quotes from the run: "`cause` N cycles" and
 // "`cause` N%" (of the scheduler-cycles) from the stall breakdown, "N% of
 // peak" the issue rate. Returns how many it checked.
@@ -51,11 +42,11 @@ int check_why(const std::string& why, const nlohmann::json& j) {
         INFO((*m)[0].str());
         REQUIRE(stalls.contains((*m)[1].str()));
         const double pct = 100.0 * stalls.at((*m)[1].str()).get<double>() / scheduler_cycles;
-        CHECK((*m)[2].str() == same_decimals(pct, (*m)[2].str()));
+        CHECK((*m)[2].str() == as_written(pct, (*m)[2].str()));
     }
     for (std::sregex_iterator m(why.begin(), why.end(), peak), end; m != end; ++m, ++checked) {
         INFO((*m)[0].str());
-        CHECK((*m)[1].str() == same_decimals(j.at("percent_of_peak").get<double>(), (*m)[1].str()));
+        CHECK((*m)[1].str() == as_written(j.at("percent_of_peak").get<double>(), (*m)[1].str()));
     }
     return checked;
 }
@@ -82,11 +73,7 @@ TEST_CASE("the example traces' README table holds what the model gives") {
         CHECK(c[1] == std::to_string(j.at("cycles").get<std::uint64_t>()));
         CHECK(c[2] == std::to_string(j.at("simd_instructions").get<std::uint64_t>()));
         // IPC to as many decimals as the table gives.
-        const auto dot = c[3].find('.');
-        const int decimals = dot == std::string::npos ? 0 : static_cast<int>(c[3].size() - dot - 1);
-        char ipc[32];
-        std::snprintf(ipc, sizeof ipc, "%.*f", decimals, j.at("ipc_per_core").get<double>());
-        CHECK(c[3] == ipc);
+        CHECK(c[3] == as_written(j.at("ipc_per_core").get<double>(), c[3]));
         figures += check_why(c[4], j);
     }
     // ffma_chain's three, fadd16_ilp4's peak, load_wait_use's two.

@@ -51,15 +51,6 @@ std::string leading_number(const std::string& cell) {
     return cell.substr(i, j - i);
 }
 
-// `value` written with as many decimals as `like` has.
-std::string as_written(double value, const std::string& like) {
-    const auto dot = like.find('.');
-    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(like.size() - dot - 1);
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", decimals, value);
-    return b;
-}
-
 // The table of docs/memory.md between its markers: each row's cells.
 std::vector<std::vector<std::string>> memory_doc_table() {
     std::vector<std::vector<std::string>> rows;
