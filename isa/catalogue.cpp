@@ -88,6 +88,13 @@ OperandSpec base32() {
 OperandSpec offset32() {
     return optional(src(2));
 }
+// Threadgroup addresses are 16 bits or 32 (Mesa's compiler keeps them in
+// 16-bit registers, rNl): a base or offset of either width.
+OperandSpec threadgroup_address() {
+    OperandSpec o = optional(src(2));
+    o.accepts_16 = true;
+    return o;
+}
 
 InstructionInfo op(std::string_view m, Unit u, std::string_view tc, std::vector<OperandSpec> ops,
                    std::uint8_t bytes, std::string_view summary) {
@@ -121,9 +128,14 @@ std::vector<OperandSpec> un(std::uint8_t d, std::uint8_t s) {
 std::vector<OperandSpec> tri(std::uint8_t d, std::uint8_t a, std::uint8_t b, std::uint8_t c) {
     return {dst(d), src(a), src(b), src(c)};
 }
-// Compare-select: d = cmp(a, b) ? x : y.
+// Compare-select: d = cmp(a, b) ? x : y. The 32-bit compare may select
+// into a 16-bit destination (compilers write booleans so), so its
+// destination and selected values take any width.
 std::vector<OperandSpec> cmpsel(std::uint8_t w) {
-    return {dst(w), src(w), src(w), src(w), src(w)};
+    std::vector<OperandSpec> ops = {dst(w), src(w), src(w), src(w), src(w)};
+    if (w == 2)
+        for (std::size_t i : {0, 3, 4}) ops[i].accepts_16 = true;
+    return ops;
 }
 
 constexpr auto F = Unit::Fp32Int;
@@ -168,6 +180,8 @@ std::vector<InstructionInfo> build() {
     add(op("imax32", F, "cmpsel32", bin(2, 2), 8, "32-bit integer maximum (an icmpsel32)"));
     add(op("mov", F, "move", {dst(0), src(0)}, 4, "register move (any width)"));
     add(op("mov_imm", F, "move", {dst(0), imm_only()}, 6, "move a 16- or 32-bit immediate"));
+    add(op("uniform_store", F, "move", {data(OperandRole::Src), imm_only()}, 8,
+           "write a register to uniforms from half N (a compiled kernel's preamble)"));
     add(op("get_sr", F, "move", {dst(2), imm_only()}, 4,
            "read a special register (thread/simd/grid index), written srN"));
 
@@ -276,6 +290,42 @@ std::vector<InstructionInfo> build() {
            "sum across the simd, 32-bit integer"));
     add(op("simd_reduce_ixor32", S, "simd_reduce_bitwise", un(2, 2), 6,
            "xor across the simd, 32 bits"));
+    // Min, max, and, or: Mesa's compiler emits them for subgroup reductions
+    // (applegpu: simd_max.f, simd_min.u, simd_and, ...). metal-benchmarks
+    // measures only the sum, product and xor forms, so each takes the class
+    // of its kind: float (fadd's), integer (iadd's), bitwise (xor's).
+    add(op("quad_reduce_fmax32", S, "quad_reduce_float", un(2, 2), 6,
+           "maximum (IEEE maxNum), 32-bit float within each quad, to every lane of the quad"));
+    add(op("simd_reduce_fmax32", S, "simd_reduce_float", un(2, 2), 6,
+           "maximum (IEEE maxNum), 32-bit float across the simd, to every lane"));
+    add(op("quad_reduce_fmin32", S, "quad_reduce_float", un(2, 2), 6,
+           "minimum (IEEE minNum), 32-bit float within each quad, to every lane of the quad"));
+    add(op("simd_reduce_fmin32", S, "simd_reduce_float", un(2, 2), 6,
+           "minimum (IEEE minNum), 32-bit float across the simd, to every lane"));
+    add(op("quad_reduce_smax32", S, "quad_reduce_iadd", un(2, 2), 6,
+           "maximum, 32-bit signed integer within each quad, to every lane of the quad"));
+    add(op("simd_reduce_smax32", S, "simd_reduce_iadd", un(2, 2), 6,
+           "maximum, 32-bit signed integer across the simd, to every lane"));
+    add(op("quad_reduce_smin32", S, "quad_reduce_iadd", un(2, 2), 6,
+           "minimum, 32-bit signed integer within each quad, to every lane of the quad"));
+    add(op("simd_reduce_smin32", S, "simd_reduce_iadd", un(2, 2), 6,
+           "minimum, 32-bit signed integer across the simd, to every lane"));
+    add(op("quad_reduce_umax32", S, "quad_reduce_iadd", un(2, 2), 6,
+           "maximum, 32-bit unsigned integer within each quad, to every lane of the quad"));
+    add(op("simd_reduce_umax32", S, "simd_reduce_iadd", un(2, 2), 6,
+           "maximum, 32-bit unsigned integer across the simd, to every lane"));
+    add(op("quad_reduce_umin32", S, "quad_reduce_iadd", un(2, 2), 6,
+           "minimum, 32-bit unsigned integer within each quad, to every lane of the quad"));
+    add(op("simd_reduce_umin32", S, "simd_reduce_iadd", un(2, 2), 6,
+           "minimum, 32-bit unsigned integer across the simd, to every lane"));
+    add(op("quad_reduce_iand32", S, "quad_reduce_bitwise", un(2, 2), 6,
+           "and, 32 bits within each quad, to every lane of the quad"));
+    add(op("simd_reduce_iand32", S, "simd_reduce_bitwise", un(2, 2), 6,
+           "and, 32 bits across the simd, to every lane"));
+    add(op("quad_reduce_ior32", S, "quad_reduce_bitwise", un(2, 2), 6,
+           "or, 32 bits within each quad, to every lane of the quad"));
+    add(op("simd_reduce_ior32", S, "simd_reduce_bitwise", un(2, 2), 6,
+           "or, 32 bits across the simd, to every lane"));
     // The 16-bit forms are instructions of their own (AGX instructions take
     // 16-bit registers; Mesa's filter lowers only 64-bit subgroup operations).
     // Their issue cost is not the 32-bit form's (quad_instructions.csv: the
@@ -332,17 +382,17 @@ std::vector<InstructionInfo> build() {
 
     // --- threadgroup memory (fixed latency, no wait slot) ------------------
     add(memory(op("threadgroup_load", T, "threadgroup_load",
-                  {data(OperandRole::Dst), base32(), offset32()}, 8,
+                  {data(OperandRole::Dst), threadgroup_address(), threadgroup_address()}, 8,
                   "load 1-4 registers per lane from threadgroup memory"),
                MemorySpace::Threadgroup, false, false));
     add(memory(op("threadgroup_store", T, "threadgroup_store",
-                  {data(OperandRole::Src), base32(), offset32()}, 8,
+                  {data(OperandRole::Src), threadgroup_address(), threadgroup_address()}, 8,
                   "store 1-4 registers per lane to threadgroup memory"),
                MemorySpace::Threadgroup, true, false));
-    add(memory(
-        op("threadgroup_atomic", T, "threadgroup_atomic", {dst(2), src(0), base32(), offset32()}, 8,
-           "32-bit atomic read-modify-write on threadgroup memory"),
-        MemorySpace::Threadgroup, false, true));
+    add(memory(op("threadgroup_atomic", T, "threadgroup_atomic",
+                  {dst(2), src(0), threadgroup_address(), threadgroup_address()}, 8,
+                  "32-bit atomic read-modify-write on threadgroup memory"),
+               MemorySpace::Threadgroup, false, true));
 
     // --- control: handled by the scheduler --------------------------------
     {

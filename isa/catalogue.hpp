@@ -44,6 +44,10 @@ struct OperandSpec {
     bool vector = false;          // memory data: 1-4 consecutive registers
     bool optional = false;        // may be left out (only trailing positions are optional)
     bool allow_register = true;   // false: immediate only (wait slot, special-register number)
+    // A 32-bit position that also takes a 16-bit register (a compare selecting
+    // into a 16-bit boolean, a threadgroup address in rNl). Immediates and
+    // generated operands keep the 32-bit width.
+    bool accepts_16 = false;
 };
 
 enum class MemorySpace : std::uint8_t { None, Device, Threadgroup };

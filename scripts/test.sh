@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# README command 2 and CI: set up, build everything, and run the whole test
-# suite; then the unit and CLI tests again under ASan and UBSan, and each
+# README command 2 and CI: set up, build everything (and Mesa's AGX compiler,
+# once), and run the whole test suite; then the unit and CLI tests again under ASan and UBSan, and each
 # fuzz target for 20 s (scripts/test-sanitized.sh, docs/testing.md).
 # AGXSIM_SANITIZED_TESTS=0 leaves the second part out. Arguments go to the
 # first part's CTest.
@@ -8,6 +8,14 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${AGXSIM_BUILD_DIR:-$root/build}"
 bash "$root/scripts/build.sh"
+# Mesa's AGX compiler for the compiled-kernel tests: built once into a cache
+# outside the clone (scripts/setup-agx-compiler.sh); where it cannot be
+# built those tests skip, saying why, and everything else runs.
+if compiler_dir=$(bash "$root/scripts/setup-agx-compiler.sh"); then
+    export AGXSIM_AGX_COMPILER_DIR="$compiler_dir"
+else
+    echo "agxsim: the compiled-kernel tests will be skipped" >&2
+fi
 cd "$build"
 status=0
 ctest -j"$(nproc)" --output-on-failure "$@" || status=$?

@@ -32,6 +32,8 @@ void add_trace_gen_command(CLI::App& app, Action& action);
 void add_kernel_command(CLI::App& app, Action& action);
 // `agxsim kernel import`, added to the `kernel` group.
 void add_kernel_import_command(CLI::App& kernel_group, Action& action);
+// `agxsim kernel compile`, added to the `kernel` group.
+void add_kernel_compile_command(CLI::App& kernel_group, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
 void add_sweep_command(CLI::App& app, Action& action);
 

@@ -126,6 +126,7 @@ void add_kernel_command(CLI::App& app, Action& action) {
     add_kernel_options(*cmd, args->options);
     cmd->callback([args, &action] { action = [args] { return record(*args); }; });
     add_kernel_import_command(*group, action);
+    add_kernel_compile_command(*group, action);
 }
 
 }  // namespace agx::cli

@@ -1,7 +1,14 @@
 // Opening the workload of `run` and `kernel record`.
 #include "sim/cli/workload_input.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "sim/common/errors.hpp"
+#include "sim/kernel/compiled_kernel_text.hpp"
+#include "sim/kernel/opencl_compile.hpp"
 #include "sim/trace/open_trace.hpp"
 
 namespace agx::cli {
@@ -26,6 +33,10 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& options) {
     cmd.add_option("--max-instructions", options.max_instructions,
                    "Kernels: stop with an error after this many SIMD-instructions")
         ->capture_default_str();
+    cmd.add_option("--kernel", options.kernel_name,
+                   "OpenCL C sources: the kernel to run (default: the file's only kernel)");
+    cmd.add_option("-D,--define", options.defines,
+                   "OpenCL C sources: a preprocessor definition NAME[=VALUE]");
 }
 
 void take_launch_overrides(std::vector<std::string>& overrides, KernelOptions& options) {
@@ -40,8 +51,61 @@ void take_launch_overrides(std::vector<std::string>& overrides, KernelOptions& o
     overrides = std::move(rest);
 }
 
+namespace {
+
+bool is_opencl_source(const std::string& path) {
+    return std::filesystem::path(path).extension() == ".cl";
+}
+
+// Compiles an OpenCL C kernel and loads it with its launch.
+std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
+                                                    const KernelOptions& options) {
+    std::string launch = options.launch;
+    if (launch.empty()) {
+        const auto beside = std::filesystem::path(path).replace_extension(".launch");
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(beside, ec))
+            throw InputError(path, "an OpenCL C kernel needs a launch: --launch FILE, or " +
+                                       beside.string() + " beside it");
+        launch = beside.string();
+    }
+    kernel::CompileOptions o;
+    o.source = path;
+    o.kernel = options.kernel_name;
+    for (const auto& d : options.defines) o.defines.push_back("-D" + d);
+    const kernel::CompiledKernel k = kernel::compile_opencl(o);
+    const std::string text =
+        kernel::compiled_kernel_text(k, kernel::compiler_version(kernel::find_compiler_dir()));
+    // The kernel file the compile made, read back as `kernel compile -o` would write it.
+    std::string tmpl = (std::filesystem::temp_directory_path() / "agxsim-compiled-XXXXXX").string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+    close(fd);
+    struct Remove {
+        std::string p;
+        ~Remove() { std::remove(p.c_str()); }
+    } remove{tmpl};
+    {
+        std::ofstream f(tmpl, std::ios::binary);
+        f << text;
+    }
+    kernel::LoadedKernel loaded = kernel::load_kernel(tmpl, launch, options.launch_sets);
+    loaded.program.path = path;
+    return std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions);
+}
+
+}  // namespace
+
 OpenedWorkload open_workload(const std::string& path, const KernelOptions& options) {
     OpenedWorkload w;
+    if (is_opencl_source(path)) {
+        auto k = open_opencl(path, options);
+        w.kernel = k.get();
+        w.workload = std::move(k);
+        return w;
+    }
+    if (!options.kernel_name.empty() || !options.defines.empty())
+        throw InputError(path, "--kernel and -D apply to OpenCL C sources (FILE.cl)");
     if (kernel::is_kernel_file(path)) {
         auto k = std::make_unique<kernel::KernelWorkload>(
             kernel::load_kernel(path, options.launch, options.launch_sets),

@@ -21,6 +21,8 @@ unsigned parse_cores(const std::string& text, const MachineConfig& cfg);
 
 struct KernelOptions {
     std::string launch;                    // --launch FILE
+    std::string kernel_name;               // --kernel NAME (OpenCL C sources)
+    std::vector<std::string> defines;      // -D NAME[=VALUE] (OpenCL C sources)
     std::vector<std::string> launch_sets;  // KEY=VALUE of --set launch.KEY=VALUE
     std::uint64_t max_instructions = kernel::KernelWorkload::kDefaultMaxInstructions;
 };
@@ -36,7 +38,9 @@ struct OpenedWorkload {
     kernel::KernelWorkload* kernel = nullptr;  // set when the file is a kernel
 };
 
-// Opens a trace or a kernel. Kernel options given for a trace are bad input.
+// Opens a trace, a kernel, or an OpenCL C source (FILE.cl: compiled, then run
+// as a kernel; its launch is --launch, else FILE.launch beside it). Kernel
+// options given for a trace are bad input.
 OpenedWorkload open_workload(const std::string& path, const KernelOptions& options);
 
 }  // namespace agx::cli

@@ -34,14 +34,7 @@ namespace {
 
 // ---- the listing ------------------------------------------------------------
 
-struct ListingLine {
-    unsigned line = 0;         // in the listing
-    std::uint64_t offset = 0;  // byte offset of the instruction
-    std::string mnemonic;
-    std::vector<std::string> operands;  // as printed, trimmed; get_sr's "(name)" removed
-    std::string note;                   // get_sr's register name
-    bool undecoded = false;             // "<disassembly failed>"
-};
+using ListingLine = ListingInstruction;
 
 std::string trim(const std::string& s) {
     const auto a = s.find_first_not_of(" \t\r");
@@ -307,11 +300,12 @@ class Ctx {
         no_modifiers(o, true);
         return any(o);
     }
-    // A source of a float operation: `.abs` and `.neg` have no agxsim form.
+    // A source of a float operation: `.abs` and `.neg` are kept (agxsim
+    // applies them to the value read, absolute value first).
     std::string fsrc(std::size_t i) {
         const Op& o = op(i);
-        no_modifiers(o, false);
-        return any(o);
+        if (o.sx) fail("'" + o.text + "': sign extension ('.sx') of a float source");
+        return any(o) + (o.abs ? ".abs" : "") + (o.neg ? ".neg" : "");
     }
     // Any register, uniform or immediate, as written (hints kept).
     std::string any(const Op& o) {
@@ -498,11 +492,11 @@ std::string format_attr(const Access& a, const Op& data) {
 // applegpu's are 16-bit registers, uniforms or immediates.
 std::string threadgroup_address(Ctx& c, std::size_t i, const char* what) {
     const Op& o = c.op(i);
-    if (o.is_register_like() && o.bits() != 32)
+    if (o.is_register_like() && o.bits() != 32 && o.bits() != 16)
         c.fail("threadgroup " + std::string(what) + " '" + o.text + "' is a " +
                std::to_string(o.bits()) +
-               "-bit register: agxsim's threadgroup memory takes 32-bit ones (or an immediate)");
-    return c.isrc(i, 32);
+               "-bit register: agxsim's threadgroup addresses are 16 or 32 bits (or an immediate)");
+    return c.isrc(i, o.is_register_like() ? o.bits() : 32);
 }
 
 // ---- the mnemonic table ---------------------------------------------------------
@@ -749,7 +743,9 @@ const std::unordered_map<std::string, Handler>& handlers() {
             const std::string cc = int_condition(c.word(0));
             if (cc.empty())
                 c.fail("integer condition '" + c.word(0) + "' has no agxsim equivalent");
-            const std::string w = width_suffix(c, c.op(1), "compare-select");
+            std::string w = width_suffix(c, c.op(1), "compare-select");
+            // A 32-bit compare selecting into a 16-bit register (a boolean).
+            if (c.op(2).bits() == 32 || c.op(3).bits() == 32) w = "32";
             const unsigned bits = w == "16" ? 16 : 32;
             return "icmpsel" + w + " " + c.dst(1) + ", " + c.isrc(2, bits) + ", " +
                    c.isrc(3, bits) + ", " + c.isrc(4, bits) + ", " + c.isrc(5, bits) + " cc=" + cc;
@@ -758,7 +754,8 @@ const std::unordered_map<std::string, Handler>& handlers() {
             c.need(6);
             const std::string cc = float_condition(c.word(0));
             if (cc.empty()) c.fail("float condition '" + c.word(0) + "' has no agxsim equivalent");
-            const std::string w = width_suffix(c, c.op(1), "compare-select");
+            std::string w = width_suffix(c, c.op(1), "compare-select");
+            if (c.op(2).bits() == 32 || c.op(3).bits() == 32) w = "32";
             std::string s = "fcmpsel" + w + " " + c.dst(1) + ", " + c.fsrc(2) + ", " + c.fsrc(3);
             // X and Y are copied as bits: an immediate is a raw 8-bit value.
             // agxsim reads 16-bit float operations' immediates as binary32
@@ -777,7 +774,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
             return s + " cc=" + cc;
         };
 
-        // Execution-mask stack: r0l, CC, A, B, N. agxsim compares 32-bit values.
+        // Execution-mask stack: r0l, CC, A, B, N.
         auto stack_op = [](std::string m) {
             return [m](Ctx& c) {
                 c.need(5);
@@ -791,13 +788,22 @@ const std::unordered_map<std::string, Handler>& handlers() {
                 if (cc.empty())
                     c.fail(std::string(is_float ? "float" : "integer") + " condition '" +
                            c.word(1) + "' has no agxsim equivalent");
+                // 16-bit operands compare at 16 bits (agxsim's rule: a 16-bit
+                // register or uniform makes the compare 16-bit), so a 16-bit
+                // operand beside a 32-bit one has no agxsim form.
+                bool has16 = false, has32 = false;
                 for (std::size_t i = 2; i < 4; ++i)
-                    if (c.op(i).is_register_like() && c.op(i).bits() != 32)
-                        c.fail("'" + c.word(i) + "': agxsim's " + m +
-                               " compares 32-bit values (a 16-bit operand has no form there)");
+                    if (c.op(i).is_register_like()) {
+                        has16 = has16 || c.op(i).bits() == 16;
+                        has32 = has32 || c.op(i).bits() != 16;
+                    }
+                if (has16 && has32)
+                    c.fail("'" + c.word(2) + "', '" + c.word(3) + "': agxsim's " + m +
+                           " compares two 16-bit or two 32-bit values, not one of each");
                 c.use_halves(1);
-                const std::string a = is_float ? c.fsrc(2) : c.isrc(2, 32);
-                const std::string b = is_float ? c.fsrc(3) : c.isrc(3, 32);
+                const unsigned width = has16 ? 16 : 32;
+                const std::string a = is_float ? c.fsrc(2) : c.isrc(2, width);
+                const std::string b = is_float ? c.fsrc(3) : c.isrc(3, width);
                 return m + " " + a + ", " + b + " cc=" + cc + " n=" + c.word(4);
             };
         };
@@ -972,6 +978,58 @@ const std::unordered_map<std::string, Handler>& handlers() {
             }
             return s;
         };
+        // Subgroup reductions and scans (applegpu's simd_OP, quad_OP,
+        // simd_prefix_OP): agxsim's simd_reduce_OP / simd_prefix_OP.
+        {
+            struct Reduction {
+                const char* applegpu;
+                const char* agx;
+                bool is_float, has16;
+            };
+            static const Reduction kReductions[] = {
+                {"iadd", "iadd", false, true},   {"fadd", "fadd", true, true},
+                {"fmul", "fmul", true, true},    {"xor", "ixor", false, true},
+                {"and", "iand", false, false},   {"or", "ior", false, false},
+                {"max.f", "fmax", true, false},  {"min.f", "fmin", true, false},
+                {"max.s", "smax", false, false}, {"min.s", "smin", false, false},
+                {"max.u", "umax", false, false}, {"min.u", "umin", false, false},
+            };
+            for (const auto& r : kReductions)
+                for (const char* window : {"simd", "quad"})
+                    for (bool scan : {false, true}) {
+                        const bool has_scan =
+                            std::string(r.agx) == "iadd" || std::string(r.agx) == "fadd" ||
+                            std::string(r.agx) == "fmul" || std::string(r.agx) == "ixor";
+                        if (scan && !has_scan) continue;
+                        const std::string m =
+                            std::string(window) + (scan ? "_prefix_" : "_") + r.applegpu;
+                        const std::string agx =
+                            std::string(window) + (scan ? "_prefix_" : "_reduce_") + r.agx;
+                        h[m] = [m, agx, r, scan](Ctx& c) {
+                            c.need(2);
+                            const std::string w = width_suffix(c, c.op(0), "reduction");
+                            if (w == "16" && (scan || !r.has16))
+                                c.fail("'" + m + "' on 16 bits has no agxsim form");
+                            return agx + w + " " + c.dst(0) + ", " +
+                                   (r.is_float ? c.fsrc(1) : c.isrc(1, w == "16" ? 16 : 32));
+                        };
+                    }
+        }
+        // uniform_store UNK, FMT, MASK, B, R, O[, lsl S]: a preamble writes
+        // the registers R to the uniforms from 16-bit half O.
+        h["uniform_store"] = [](Ctx& c) {
+            c.need(6, 7);
+            const Op& data = c.op(4);
+            if (data.kind != Op::Kind::Reg)
+                c.fail("uniform_store of '" + data.text + "': agxsim stores registers");
+            const Op& at = c.op(5);
+            if (!at.is_integer())
+                c.fail("uniform_store to '" + at.text +
+                       "': agxsim takes an immediate uniform half");
+            if (c.count() == 7 && c.word(6) != "0" && !c.word(6).empty())
+                c.fail("uniform_store with a shift has no agxsim form");
+            return "uniform_store " + c.reg(data) + ", " + std::to_string(at.integer());
+        };
         for (const char* m : {"icmp_ballot", "fcmp_ballot"}) {
             const std::string mm = m;
             h[m] = [mm](Ctx& c) {
@@ -1071,10 +1129,6 @@ std::string why_not(const std::string& m) {
     if (m.rfind("texture_", 0) == 0 || m.rfind("image_", 0) == 0 || m == "sampler_state_store" ||
         m == "tex_state_store")
         return why + " (agxsim models no textures or images)";
-    if (m == "uniform_store")
-        return why +
-               " (it writes uniforms for later shaders; give the uniforms with `uniform` "
-               "launch directives)";
     if (m.rfind("stack_", 0) == 0)
         return why + " (applegpu's stack access fields are not decoded well enough to map)";
     if (m.rfind("simd_", 0) == 0 || m.rfind("quad_", 0) == 0 ||
@@ -1095,36 +1149,10 @@ std::string sanitized(const std::string& name) {
 
 }  // namespace
 
-ImportedKernel import_applegpu_listing(const std::string& listing, const std::string& path,
-                                       const std::string& name, const std::string& launch) {
-    // Read the instruction lines. compiler_explorer.py prints sections
-    // ("compute shader prolog:", "compute shader:", functions); the prolog
-    // (the constant program, which computes uniforms once per launch) is
-    // skipped: its results are the launch's uniforms.
-    std::vector<ListingLine> lines;
-    std::vector<std::string> skipped_sections;
-    {
-        std::istringstream in(listing);
-        std::string raw;
-        unsigned number = 0;
-        bool skipping = false;
-        while (std::getline(in, raw)) {
-            ++number;
-            ListingLine l;
-            if (parse_line(raw, number, l)) {
-                if (!skipping) lines.push_back(std::move(l));
-                continue;
-            }
-            const std::string t = trim(raw);
-            if (!t.empty() && t.back() == ':' && t.find('#') == std::string::npos) {
-                skipping = t.find("prolog") != std::string::npos;
-                if (skipping) skipped_sections.push_back(t.substr(0, t.size() - 1));
-            }
-        }
-    }
+ImportedCode import_listing_instructions(const std::vector<ListingInstruction>& lines,
+                                         const std::string& path, bool preamble) {
     if (lines.empty())
         throw InputError(path, "no instruction lines ('OFFSET: BYTES mnemonic operands')");
-
     std::map<std::uint64_t, unsigned> offsets;  // offset -> listing line
     for (const auto& l : lines) {
         auto [it, fresh] = offsets.emplace(l.offset, l.line);
@@ -1165,6 +1193,11 @@ ImportedKernel import_applegpu_listing(const std::string& listing, const std::st
         const auto& table = handlers();
         auto h = table.find(l.mnemonic);
         if (l.undecoded || h == table.end()) c.fail(why_not(l.mnemonic));
+        if (l.mnemonic == "uniform_store" && !preamble)
+            c.fail(
+                "no agxsim equivalent for 'uniform_store' outside a compiled kernel's preamble "
+                "(it writes uniforms for later shaders; give the uniforms with `uniform` "
+                "launch directives)");
         std::string text = h->second(c);
         // What imports must also load: check the line as a kernel's line,
         // operands and attributes (a scratch register stands in for r0).
@@ -1197,18 +1230,66 @@ ImportedKernel import_applegpu_listing(const std::string& listing, const std::st
                 text.replace(p, std::string(kScratch).size(), scratch);
     }
 
+    ImportedCode code;
+    for (const auto& [l, text] : out) {
+        if (targets.count(l->offset)) code.lines.push_back(label(l->offset) + ":");
+        std::string line = "    " + text;
+        if (line.size() < 56) line.append(56 - line.size(), ' ');
+        std::string original = l->mnemonic;
+        for (std::size_t i = 0; i < l->operands.size(); ++i)
+            original += (i ? ", " : " ") + l->operands[i];
+        code.lines.push_back(line + " # " + hex(l->offset) + ": " + original);
+    }
+    code.instructions = static_cast<unsigned>(out.size());
+    code.registers_halves = usage.halves;
+    code.uniforms = usage.uniforms;
+    code.memory_bases = usage.memory_bases;
+    code.scratch = scratch;
+    return code;
+}
+
+ImportedKernel import_applegpu_listing(const std::string& listing, const std::string& path,
+                                       const std::string& name, const std::string& launch) {
+    // Read the instruction lines. compiler_explorer.py prints sections
+    // ("compute shader prolog:", "compute shader:", functions); the prolog
+    // (the constant program, which computes uniforms once per launch) is
+    // skipped: its results are the launch's uniforms.
+    std::vector<ListingLine> lines;
+    std::vector<std::string> skipped_sections;
+    {
+        std::istringstream in(listing);
+        std::string raw;
+        unsigned number = 0;
+        bool skipping = false;
+        while (std::getline(in, raw)) {
+            ++number;
+            ListingLine l;
+            if (parse_line(raw, number, l)) {
+                if (!skipping) lines.push_back(std::move(l));
+                continue;
+            }
+            const std::string t = trim(raw);
+            if (!t.empty() && t.back() == ':' && t.find('#') == std::string::npos) {
+                skipping = t.find("prolog") != std::string::npos;
+                if (skipping) skipped_sections.push_back(t.substr(0, t.size() - 1));
+            }
+        }
+    }
+    const ImportedCode code = import_listing_instructions(lines, path);
+    const auto& scratch = code.scratch;
+
     const std::string kname = sanitized(name);
     std::ostringstream k;
     k << "# " << kname << ": imported by `agxsim kernel import` from\n#   " << path
       << "\n# (applegpu's disassembly of a compiled kernel). Each instruction keeps its\n"
          "# listing offset and text as a comment; branch targets are labels at_0xOFFSET.\n";
-    k << "# Registers: the code uses " << usage.halves
-      << " 16-bit halves: the launch needs registers=" << usage.halves << " or more.\n";
-    if (!usage.uniforms.empty()) {
+    k << "# Registers: the code uses " << code.registers_halves
+      << " 16-bit halves: the launch needs registers=" << code.registers_halves << " or more.\n";
+    if (!code.uniforms.empty()) {
         k << "# Uniforms read (set them with `uniform` directives):";
-        for (std::size_t i = 0; i < usage.uniforms.size(); ++i)
-            k << (i ? ", " : " ") << usage.uniforms[i]
-              << (usage.memory_bases.count(usage.uniforms[i]) ? " (an address)" : "");
+        for (std::size_t i = 0; i < code.uniforms.size(); ++i)
+            k << (i ? ", " : " ") << code.uniforms[i]
+              << (code.memory_bases.count(code.uniforms[i]) ? " (an address)" : "");
         k << ".\n";
     }
     if (!scratch.empty())
@@ -1224,20 +1305,12 @@ ImportedKernel import_applegpu_listing(const std::string& listing, const std::st
     k << "agxsim-kernel 1\nkernel name=" << kname << "\n";
     if (!launch.empty()) k << launch << (launch.back() == '\n' ? "" : "\n");
     k << "\n";
-    for (const auto& [l, text] : out) {
-        if (targets.count(l->offset)) k << label(l->offset) << ":\n";
-        std::string line = "    " + text;
-        if (line.size() < 56) line.append(56 - line.size(), ' ');
-        std::string original = l->mnemonic;
-        for (std::size_t i = 0; i < l->operands.size(); ++i)
-            original += (i ? ", " : " ") + l->operands[i];
-        k << line << " # " << hex(l->offset) << ": " << original << "\n";
-    }
+    for (const auto& line : code.lines) k << line << "\n";
     ImportedKernel result;
     result.text = k.str();
-    result.instructions = static_cast<unsigned>(out.size());
-    result.registers_halves = usage.halves;
-    result.uniforms = usage.uniforms;
+    result.instructions = code.instructions;
+    result.registers_halves = code.registers_halves;
+    result.uniforms = code.uniforms;
     return result;
 }
 

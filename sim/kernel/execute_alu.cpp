@@ -29,6 +29,11 @@ Source resolve(const Operand& o, const SimdState& s, const Uniforms& u, Imm16 im
         case OperandKind::None:
             break;
     }
+    if (o.mods) {
+        const std::uint32_t sign = o.halves == 1 ? 0x8000u : 0x80000000u;
+        if (o.mods & kModAbs) r.and_mask = ~sign;
+        if (o.mods & kModNeg) r.xor_mask = sign;
+    }
     return r;
 }
 
@@ -310,7 +315,7 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         const std::uint32_t* lanes[3] = {nullptr, nullptr, nullptr};
         for (unsigned i = 0; i < n; ++i) {
             const Source v = src(i);
-            if (v.p && v.shift == 0) {
+            if (v.p && v.shift == 0 && v.and_mask == ~0u && v.xor_mask == 0) {
                 lanes[i] = v.p;
             } else {
                 for (unsigned l = 0; l < kLanes; ++l) splat[i][l] = v.u32(l);
@@ -327,6 +332,15 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
         return static_cast<std::uint32_t>(static_cast<std::int16_t>(v));
     };
 
+    // Integer min and max for the reductions (the identity is the other extreme).
+    const auto smax = [](std::uint32_t a, std::uint32_t b) {
+        return static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b) ? b : a;
+    };
+    const auto smin = [](std::uint32_t a, std::uint32_t b) {
+        return static_cast<std::int32_t>(b) < static_cast<std::int32_t>(a) ? b : a;
+    };
+    const auto umax = [](std::uint32_t a, std::uint32_t b) { return a < b ? b : a; };
+    const auto umin = [](std::uint32_t a, std::uint32_t b) { return b < a ? b : a; };
     switch (k.sem) {
         case Sem::Fadd16:
             return binary16(sem::fadd16, F);
@@ -589,6 +603,38 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return reduce(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
         case Sem::SimdReduceIxor32:
             return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
+        case Sem::QuadReduceFmax32:
+            return reduce(k, s, u, 4, 0xff800000u, sem::fmax32);
+        case Sem::SimdReduceFmax32:
+            return reduce(k, s, u, kLanes, 0xff800000u, sem::fmax32);
+        case Sem::QuadReduceFmin32:
+            return reduce(k, s, u, 4, 0x7f800000u, sem::fmin32);
+        case Sem::SimdReduceFmin32:
+            return reduce(k, s, u, kLanes, 0x7f800000u, sem::fmin32);
+        case Sem::QuadReduceSmax32:
+            return reduce(k, s, u, 4, 0x80000000u, smax);
+        case Sem::SimdReduceSmax32:
+            return reduce(k, s, u, kLanes, 0x80000000u, smax);
+        case Sem::QuadReduceSmin32:
+            return reduce(k, s, u, 4, 0x7fffffffu, smin);
+        case Sem::SimdReduceSmin32:
+            return reduce(k, s, u, kLanes, 0x7fffffffu, smin);
+        case Sem::QuadReduceUmax32:
+            return reduce(k, s, u, 4, 0u, umax);
+        case Sem::SimdReduceUmax32:
+            return reduce(k, s, u, kLanes, 0u, umax);
+        case Sem::QuadReduceUmin32:
+            return reduce(k, s, u, 4, 0xffffffffu, umin);
+        case Sem::SimdReduceUmin32:
+            return reduce(k, s, u, kLanes, 0xffffffffu, umin);
+        case Sem::QuadReduceIand32:
+            return reduce(k, s, u, 4, 0xffffffffu, std::bit_and<std::uint32_t>{});
+        case Sem::SimdReduceIand32:
+            return reduce(k, s, u, kLanes, 0xffffffffu, std::bit_and<std::uint32_t>{});
+        case Sem::QuadReduceIor32:
+            return reduce(k, s, u, 4, 0u, std::bit_or<std::uint32_t>{});
+        case Sem::SimdReduceIor32:
+            return reduce(k, s, u, kLanes, 0u, std::bit_or<std::uint32_t>{});
         // 16 bits: the source reads as its 16-bit value (a float immediate
         // made 16-bit), the destination keeps its other half.
         case Sem::QuadReduceFadd16:

@@ -115,6 +115,22 @@ const std::unordered_map<std::string_view, Sem>& sem_by_mnemonic() {
         {"quad_reduce_fmul32", Sem::QuadReduceFmul32},
         {"quad_reduce_iadd32", Sem::QuadReduceIadd32},
         {"quad_reduce_ixor32", Sem::QuadReduceIxor32},
+        {"quad_reduce_fmax32", Sem::QuadReduceFmax32},
+        {"simd_reduce_fmax32", Sem::SimdReduceFmax32},
+        {"quad_reduce_fmin32", Sem::QuadReduceFmin32},
+        {"simd_reduce_fmin32", Sem::SimdReduceFmin32},
+        {"quad_reduce_smax32", Sem::QuadReduceSmax32},
+        {"simd_reduce_smax32", Sem::SimdReduceSmax32},
+        {"quad_reduce_smin32", Sem::QuadReduceSmin32},
+        {"simd_reduce_smin32", Sem::SimdReduceSmin32},
+        {"quad_reduce_umax32", Sem::QuadReduceUmax32},
+        {"simd_reduce_umax32", Sem::SimdReduceUmax32},
+        {"quad_reduce_umin32", Sem::QuadReduceUmin32},
+        {"simd_reduce_umin32", Sem::SimdReduceUmin32},
+        {"quad_reduce_iand32", Sem::QuadReduceIand32},
+        {"simd_reduce_iand32", Sem::SimdReduceIand32},
+        {"quad_reduce_ior32", Sem::QuadReduceIor32},
+        {"simd_reduce_ior32", Sem::SimdReduceIor32},
         {"simd_reduce_fadd32", Sem::SimdReduceFadd32},
         {"simd_reduce_fmul32", Sem::SimdReduceFmul32},
         {"simd_reduce_iadd32", Sem::SimdReduceIadd32},
@@ -142,6 +158,7 @@ const std::unordered_map<std::string_view, Sem>& sem_by_mnemonic() {
         {"threadgroup_store", Sem::ThreadgroupStore},
         {"threadgroup_atomic", Sem::ThreadgroupAtomic},
         {"wait", Sem::Wait},
+        {"uniform_store", Sem::UniformStore},
         {"threadgroup_barrier", Sem::ThreadgroupBarrier},
         {"memory_barrier", Sem::MemoryBarrier},
         {"jmp_exec_any", Sem::JmpExecAny},
@@ -175,6 +192,43 @@ bool is_stack_op(Sem s) {
 bool is_branch(Sem s) {
     return s == Sem::JmpExecAny || s == Sem::JmpExecNone || s == Sem::Call;
 }
+// Float operations whose sources may carry .abs and .neg.
+bool takes_float_modifiers(Sem s) {
+    switch (s) {
+        case Sem::Fadd16:
+        case Sem::Fmul16:
+        case Sem::Fmadd16:
+        case Sem::Fadd32:
+        case Sem::Fmul32:
+        case Sem::Fmadd32:
+        case Sem::Fcmpsel16:
+        case Sem::Fcmpsel32:
+        case Sem::Fmin16:
+        case Sem::Fmax16:
+        case Sem::Fmin32:
+        case Sem::Fmax32:
+        case Sem::Rint:
+        case Sem::Trunc:
+        case Sem::Floor:
+        case Sem::Ceil:
+        case Sem::Rcp16:
+        case Sem::Rcp32:
+        case Sem::Rsqrt16:
+        case Sem::Rsqrt32:
+        case Sem::Exp2_16:
+        case Sem::Exp2_32:
+        case Sem::Log2_16:
+        case Sem::Log2_32:
+        case Sem::IfFcmp:
+        case Sem::ElseFcmp:
+        case Sem::WhileFcmp:
+        case Sem::FcmpBallot:
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool takes_signed(Sem s) {
     switch (s) {
         case Sem::Iaddsat32:
@@ -241,6 +295,7 @@ struct CodeLine {
 struct ReadFile {
     std::vector<Directive> directives;
     std::vector<CodeLine> code;
+    std::vector<CodeLine> preamble;  // `section preamble` (a compiled kernel's)
     std::map<std::string, std::pair<std::size_t, std::uint32_t>> labels;  // name -> (index, line)
     std::string name;
 };
@@ -264,14 +319,15 @@ Directive parse_directive(std::string_view keyword, std::string_view rest, const
     Directive d;
     d.keyword = std::string(keyword);
     d.where = at.where();
-    if (keyword == "buffer" || keyword == "uniform") {
+    if (keyword == "buffer" || keyword == "uniform" || keyword == "arg" || keyword == "argument") {
         auto subject = next_word(rest);
         if (subject.empty() || subject.find('=') != std::string_view::npos)
             fail(at,
                  std::string(keyword) + " needs a name first (" +
                      (keyword == "buffer" ? "buffer NAME size=..." : "uniform u0_u1 buffer=NAME") +
                      ")");
-        if (keyword == "buffer" && !is_identifier(subject))
+        if ((keyword == "buffer" || keyword == "arg" || keyword == "argument") &&
+            !is_identifier(subject))
             fail(at, "bad buffer name '" + std::string(subject) + "'");
         d.subject = std::string(subject);
     }
@@ -289,7 +345,8 @@ Directive parse_directive(std::string_view keyword, std::string_view rest, const
 }
 
 bool is_directive(std::string_view w) {
-    return w == "kernel" || w == "launch" || w == "param" || w == "buffer" || w == "uniform";
+    return w == "kernel" || w == "launch" || w == "param" || w == "buffer" || w == "uniform" ||
+           w == "arg" || w == "argument" || w == "compiled";
 }
 
 // Reads the kernel file (`kernel` true) or a launch file (directives only).
@@ -297,6 +354,7 @@ ReadFile read_file(const std::string& path, bool kernel) {
     ReadFile f;
     const auto lines = read_lines(path);
     bool header = !kernel;
+    bool in_preamble = false;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::uint32_t number = static_cast<std::uint32_t>(i + 1);
         const LineContext at{path, number};
@@ -319,6 +377,17 @@ ReadFile read_file(const std::string& path, bool kernel) {
         // Labels: "name:" starts the line, an instruction may follow.
         std::string_view rest = text;
         auto word = next_word(rest);
+        if (kernel && word == "section") {
+            if (rest == "preamble" && !in_preamble && f.code.empty() && f.preamble.empty())
+                in_preamble = true;
+            else if (rest == "main" && in_preamble)
+                in_preamble = false;
+            else
+                fail(at, "expected 'section preamble' before the code, then 'section main'");
+            continue;
+        }
+        if (kernel && in_preamble && !word.empty() && word.back() == ':')
+            fail(at, "labels are not allowed in the preamble (it runs straight through)");
         if (kernel && !word.empty() && word.back() == ':') {
             auto label = word.substr(0, word.size() - 1);
             if (!is_identifier(label)) fail(at, "bad label '" + std::string(label) + "'");
@@ -332,7 +401,11 @@ ReadFile read_file(const std::string& path, bool kernel) {
             word = next_word(rest);
         }
         if (is_directive(word)) {
-            if (kernel && !f.code.empty())
+            if (!kernel && (word == "argument" || word == "compiled"))
+                fail(at, "'" + std::string(word) +
+                             "' belongs to a compiled kernel, not a launch file (did you mean "
+                             "'arg'?)");
+            if (kernel && (!f.code.empty() || !f.preamble.empty() || in_preamble))
                 fail(at, "'" + std::string(word) + "' must come before the first instruction");
             if (word == "kernel") {
                 Directive d = parse_directive(word, rest, at);
@@ -346,9 +419,10 @@ ReadFile read_file(const std::string& path, bool kernel) {
         }
         if (!kernel)
             fail(at, "unknown directive '" + std::string(word) +
-                         "' (a launch file holds launch, param, buffer and uniform lines)");
-        f.code.push_back({number, std::string(text)});
+                         "' (a launch file holds launch, param, buffer, uniform and arg lines)");
+        (in_preamble ? f.preamble : f.code).push_back({number, std::string(text)});
     }
+    if (in_preamble) throw InputError(path, "'section preamble' has no 'section main' after it");
     if (!header) throw InputError(path, "empty file: no 'agxsim-kernel 1' header");
     return f;
 }
@@ -562,6 +636,11 @@ KernelInstruction decode(const CodeLine& cl, const std::string& path, const Read
     k.in.pc = pcs[index];
     k.in.source_line = cl.line;
     apply_kernel_attributes(attrs, n, at, k);
+    for (unsigned i = 0; i < k.in.num_src; ++i)
+        if (k.in.src[i].mods && !takes_float_modifiers(k.sem))
+            fail(at, "'.abs' and '.neg' apply to the sources of float operations, not " + mnemonic);
+    for (unsigned i = 0; i < k.in.num_dst; ++i)
+        if (k.in.dst[i].mods) fail(at, "'.abs' and '.neg' apply to sources, not destinations");
     if (k.sem == Sem::JmpExecAny || k.sem == Sem::JmpExecNone) {
         if (k.in.num_src != 1) fail(at, mnemonic + " needs a target label");
     } else if (k.sem == Sem::Call) {
@@ -652,6 +731,15 @@ LoadedKernel load_kernel(const std::string& path, const std::string& launch_path
     ReadFile f = read_file(path, true);
     LaunchText text;
     text.directives = launch_path.empty() ? f.directives : read_file(launch_path, false).directives;
+    // A compiled kernel keeps what the compiler decided (its `compiled`
+    // line, where each argument lands, its constants' uniforms) whatever
+    // launch it runs with; the launch gives the grid, buffers and `arg`s.
+    const bool compiled = std::any_of(f.directives.begin(), f.directives.end(),
+                                      [](const Directive& d) { return d.keyword == "compiled"; });
+    if (compiled && !launch_path.empty())
+        for (const Directive& d : f.directives)
+            if (d.keyword == "compiled" || d.keyword == "argument" || d.keyword == "uniform")
+                text.directives.push_back(d);
     LoadedKernel k;
     k.launch = resolve_launch(text, launch_overrides);
     // A fill's file is named relative to the file that holds its directive.
@@ -679,9 +767,33 @@ LoadedKernel load_kernel(const std::string& path, const std::string& launch_path
         if (where.first >= f.code.size())
             throw InputError(path + ":" + std::to_string(where.second),
                              "label '" + name + "' marks no instruction (a branch into nowhere)");
-    for (std::size_t i = 0; i < f.code.size(); ++i)
+    for (std::size_t i = 0; i < f.code.size(); ++i) {
         k.program.code.push_back(decode(f.code[i], path, f, pcs, i, k.launch.registers_halves));
+        if (k.program.code.back().sem == Sem::UniformStore)
+            throw InputError(path + ":" + std::to_string(f.code[i].line),
+                             "uniform_store writes uniforms once per launch: it belongs in the "
+                             "preamble ('section preamble')");
+    }
     k.program.code_bytes = pc;
+    // The preamble runs once, straight through, before the threadgroups
+    // (KernelWorkload): its own pcs, no labels.
+    std::vector<std::uint32_t> preamble_pcs;
+    pc = 0;
+    for (const CodeLine& cl : f.preamble) {
+        preamble_pcs.push_back(pc);
+        std::string_view rest = cl.text;
+        auto op = cat.find(next_word(rest));
+        pc += op ? cat.info(*op).encoded_bytes : 0;
+    }
+    for (std::size_t i = 0; i < f.preamble.size(); ++i) {
+        KernelInstruction in = decode(f.preamble[i], path, f, preamble_pcs, i, 256);
+        if (is_branch(in.sem) || is_stack_op(in.sem) || in.sem == Sem::PopExec ||
+            is_memory(in.sem) || in.sem == Sem::ThreadgroupBarrier)
+            throw InputError(path + ":" + std::to_string(f.preamble[i].line),
+                             "the preamble runs on one lane straight through: no branches, "
+                             "execution-mask or memory instructions");
+        k.program.preamble.push_back(in);
+    }
     return k;
 }
 

@@ -112,6 +112,22 @@ enum class Sem : std::uint8_t {
     SimdReduceFmul16,
     SimdReduceIadd16,
     SimdReduceIxor16,
+    QuadReduceFmax32,
+    SimdReduceFmax32,
+    QuadReduceFmin32,
+    SimdReduceFmin32,
+    QuadReduceSmax32,
+    SimdReduceSmax32,
+    QuadReduceSmin32,
+    SimdReduceSmin32,
+    QuadReduceUmax32,
+    SimdReduceUmax32,
+    QuadReduceUmin32,
+    SimdReduceUmin32,
+    QuadReduceIand32,
+    SimdReduceIand32,
+    QuadReduceIor32,
+    SimdReduceIor32,
     SimdBallot,
     IcmpBallot,
     FcmpBallot,
@@ -140,6 +156,7 @@ enum class Sem : std::uint8_t {
     WhileIcmp,
     WhileFcmp,
     PopExec,
+    UniformStore,
     Stop,
 };
 
@@ -203,6 +220,9 @@ struct KernelProgram {
     std::string path;
     std::string name;
     std::vector<KernelInstruction> code;
+    // A compiled kernel's preamble: uniform-only work that runs once per
+    // launch on one lane and writes uniforms (uniform_store) for the code.
+    std::vector<KernelInstruction> preamble;
     std::uint32_t code_bytes = 0;
     // The index of the instruction at `pc`, or -1 when no instruction starts there.
     std::int64_t index_at_pc(std::uint32_t pc) const;

@@ -161,9 +161,13 @@ class KernelWorkload::Stream : public InstructionStream {
         cur_.mem.lane.fill(0);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
-            const std::int64_t index = k.offset_unsigned
-                                           ? std::int64_t{o.u32(l)}
-                                           : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
+            // A 16-bit offset (threadgroup addresses in rNl) extends from 16 bits.
+            const std::int64_t index =
+                off.halves == 1
+                    ? (k.offset_unsigned ? std::int64_t{o.u16(l)}
+                                         : std::int64_t{static_cast<std::int16_t>(o.u16(l))})
+                : k.offset_unsigned ? std::int64_t{o.u32(l)}
+                                    : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
             const std::int64_t offset = index * (std::int64_t{1} << scale);
             std::uint64_t a = 0;
             auto where = [&] {
@@ -473,6 +477,45 @@ KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructio
         }
     }
     if (spec_.stack_bytes > 0) stack_base_ = memory_.base(memory_.buffer_count() - 1);
+    run_preamble();
+}
+
+// A compiled kernel's preamble computes what depends on the uniforms alone
+// (its arguments and constants) once, and writes the results to uniforms
+// the code reads (uniform_store). It runs here, once per launch, on one
+// lane, before any threadgroup: the functional effect the hardware's
+// preamble has before the dispatch's threads run. Its cycles are not
+// charged (docs/compiled-kernels.md says why).
+void KernelWorkload::run_preamble() {
+    if (program_.preamble.empty()) return;
+    SimdState s;
+    s.regs.assign(std::max<std::uint32_t>(spec_.registers_halves, 256) / 2 * kLanes + kLanes, 0);
+    s.present = s.exec = 1u;
+    for (const KernelInstruction& k : program_.preamble) {
+        if (k.sem == Sem::Stop) break;
+        if (k.sem == Sem::Wait) continue;
+        if (k.sem == Sem::UniformStore) {
+            const Operand& data = k.in.src[0];
+            const unsigned first = k.in.src[1].imm;  // the uniform half it writes from
+            for (unsigned h = 0; h < data.halves; ++h) {
+                const unsigned src_half = data.first_half + h;
+                const std::uint32_t v =
+                    (s.reg(src_half / 2)[0] >> ((src_half & 1u) * 16u)) & 0xffffu;
+                const unsigned dst_half = first + h;
+                if (dst_half / 2 >= uniforms_.size())
+                    throw InputError(program_.path, "the preamble writes past the last uniform");
+                const unsigned sh = (dst_half & 1u) * 16u;
+                auto& u = uniforms_[dst_half / 2];
+                u = (u & ~(0xffffu << sh)) | (v << sh);
+            }
+            ++executed_;
+            continue;
+        }
+        if (!is_alu(k.sem))
+            throw InputError(program_.path, "the preamble holds an instruction it cannot run");
+        execute_alu(k, s, uniforms_);
+        ++executed_;
+    }
 }
 
 KernelWorkload::~KernelWorkload() = default;

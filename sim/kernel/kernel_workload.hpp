@@ -55,6 +55,7 @@ class KernelWorkload : public Workload {
         std::vector<unsigned char> memory;
     };
     std::shared_ptr<ThreadgroupShared> threadgroup_shared(std::uint32_t threadgroup);
+    void run_preamble();
 
     KernelProgram program_;
     ResolvedLaunch spec_;

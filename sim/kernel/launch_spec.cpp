@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "isa/semantics.hpp"
@@ -179,9 +181,9 @@ std::uint64_t constant_bits(const std::string& value, const std::string& type_na
                                     std::to_string(halves * 16) + "-bit uniform");
     if (type == ElementType::F32 || type == ElementType::F16) {
         char* end = nullptr;
-        const double d = std::strtod(value.c_str(), &end);
-        if (value.empty() || *end != '\0')
-            throw InputError(where, "bad value '" + value + "' for a " + type_name + " constant");
+        double d = std::strtod(value.c_str(), &end);
+        // Else an integer expression of the parameters (`value=n`).
+        if (value.empty() || *end != '\0') d = static_cast<double>(evaluate(value, vars, where));
         const float f = static_cast<float>(d);
         return type == ElementType::F32 ? isa::sem::bits(f) : isa::sem::f32_to_f16(f);
     }
@@ -258,6 +260,87 @@ Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv
     return f;
 }
 
+// A compiled kernel's arguments (`argument NAME uniform=U type=T`, written
+// by `agxsim kernel compile`): a pointer takes the address of the buffer
+// `arg NAME buffer=B [offset=E]` names, else the buffer called NAME; a
+// scalar takes `--set launch.NAME=V`, else `arg NAME value=V`, else the
+// parameter NAME.
+void bind_arguments(const LaunchText& text, const std::map<std::string, std::string>& over,
+                    const Variables& vars, const std::map<std::string, std::size_t>& buffer_index,
+                    const std::function<void(const UniformInit&, const Directive&)>& claim_uniform,
+                    ResolvedLaunch& r) {
+    std::map<std::string, const Directive*> args;
+    for (const Directive& d : text.directives)
+        if (d.keyword == "arg") {
+            auto [it, fresh] = args.emplace(d.subject, &d);
+            if (!fresh)
+                throw InputError(d.where, "arg '" + d.subject + "' is given twice (first at " +
+                                              it->second->where + ")");
+        }
+    std::set<std::string> declared;
+    for (const Directive& d : text.directives) {
+        if (d.keyword != "argument") continue;
+        std::map<std::string, std::string> kv(d.values.begin(), d.values.end());
+        if (!kv.count("uniform") || !kv.count("type"))
+            throw InputError(d.where, "argument needs uniform= and type=");
+        declared.insert(d.subject);
+        const UniformInit u0 = parse_uniform(kv["uniform"], d.where);
+        claim_uniform(u0, d);
+        auto a = args.find(d.subject);
+        std::map<std::string, std::string> akv;
+        if (a != args.end()) akv.insert(a->second->values.begin(), a->second->values.end());
+        const std::string where = a != args.end() ? a->second->where : d.where;
+        if (kv["type"] == "pointer") {
+            if (akv.count("value"))
+                throw InputError(where, "argument '" + d.subject +
+                                            "' is a pointer: give it buffer=NAME, not value=");
+            const std::string buffer = akv.count("buffer") ? akv["buffer"] : d.subject;
+            auto it = buffer_index.find(buffer);
+            if (it == buffer_index.end())
+                throw InputError(
+                    where, "argument '" + d.subject + "' is a pointer and no buffer '" + buffer +
+                               "' is declared (declare `buffer " + buffer +
+                               " size=...` or give `arg " + d.subject + " buffer=NAME`)");
+            const std::uint64_t offset =
+                akv.count("offset")
+                    ? evaluate_in("offset", akv["offset"], vars, where, 0, 1ll << 40)
+                    : 0;
+            r.bindings.push_back({u0, it->second, offset});
+            continue;
+        }
+        if (akv.count("buffer") || akv.count("offset"))
+            throw InputError(where, "argument '" + d.subject + "' is a " + kv["type"] +
+                                        " scalar: give it value=, not buffer=");
+        std::string value, vwhere = where;
+        if (auto o = over.find(d.subject); o != over.end() && !vars.count(d.subject)) {
+            value = o->second;
+            vwhere = "--set launch." + d.subject;
+        } else if (akv.count("value")) {
+            value = akv["value"];
+        } else if (vars.count(d.subject)) {
+            value = d.subject;
+        } else {
+            throw InputError(d.where, "argument '" + d.subject + "' (" + kv["type"] +
+                                          ") has no value: give `arg " + d.subject +
+                                          " value=...` in the launch, a parameter of that name, "
+                                          "or --set launch." +
+                                          d.subject + "=");
+        }
+        UniformInit u = u0;
+        u.bits = constant_bits(value, kv["type"], u.halves, vars, vwhere);
+        r.constants.push_back(u);
+    }
+    for (const auto& [name, d] : args) {
+        if (!declared.count(name))
+            throw InputError(d->where,
+                             "the kernel has no argument '" + name + "'" +
+                                 (declared.empty() ? " (arg is for compiled kernels)" : ""));
+        for (const auto& [k, v] : d->values)
+            if (k != "value" && k != "buffer" && k != "offset")
+                throw InputError(d->where, "unknown arg key '" + k + "' (value, buffer, offset)");
+    }
+}
+
 }  // namespace
 
 ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::string>& overrides) {
@@ -306,6 +389,19 @@ ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::str
                                                 "threadgroup_memory, stack)");
         kv[k] = v;
     }
+    // A compiled kernel's own registers, threadgroup and threadgroup memory
+    // (its `compiled` line) stand where the launch gives none.
+    const Directive* compiled = nullptr;
+    std::map<std::string, std::string> compiled_kv;
+    for (const Directive& d : text.directives)
+        if (d.keyword == "compiled") {
+            compiled = &d;
+            for (const auto& [k, v] : d.values) compiled_kv[k] = v;
+        }
+    if (compiled) {
+        for (const char* k : {"registers", "threadgroup"})
+            if (!kv.count(k) && compiled_kv.count(k)) kv[k] = compiled_kv[k];
+    }
     auto value_of = [&](const std::string& k, std::string& where) -> const std::string* {
         auto o = over.find(k);
         if (o != over.end()) {
@@ -343,10 +439,37 @@ ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::str
     };
     r.registers_halves = scalar("registers", 1, 256, 0, true);
     r.threadgroup_memory = scalar("threadgroup_memory", 0, 65536, 0, false);
+    if (compiled) {
+        auto number = [&](const char* k) {
+            auto it = compiled_kv.find(k);
+            return it == compiled_kv.end() ? 0u
+                                           : static_cast<std::uint32_t>(evaluate_in(
+                                                 k, it->second, vars, compiled->where, 0, 65536));
+        };
+        const std::uint32_t registers = number("registers");
+        if (r.registers_halves < registers)
+            throw InputError(launch->where,
+                             "the compiled kernel uses " + std::to_string(registers) +
+                                 " register halves: registers= must be at least that");
+        std::array<std::uint32_t, 3> group{1, 1, 1};
+        if (auto it = compiled_kv.find("threadgroup"); it != compiled_kv.end()) {
+            auto parts = split(it->second, ',');
+            for (std::size_t i = 0; i < parts.size() && i < 3; ++i)
+                group[i] = static_cast<std::uint32_t>(
+                    evaluate_in("threadgroup", parts[i], vars, compiled->where, 1, 1024));
+            if (group != r.threadgroup)
+                throw InputError(launch->where,
+                                 "the kernel was compiled for threadgroup=" + it->second +
+                                     " (its reqd_work_group_size): the launch must match");
+        }
+        r.threadgroup_memory = std::max(r.threadgroup_memory, number("threadgroup_memory"));
+    }
     r.stack_bytes = scalar("stack", 0, 65536, 0, false);
     if (r.stack_bytes % 16 != 0)
         throw InputError(launch->where, "stack= must be a multiple of 16 bytes");
 
+    for (const Directive& d : text.directives)
+        if (d.keyword == "argument" && over.count(d.subject)) used.insert(d.subject);
     for (const auto& [k, v] : over)
         if (!used.count(k)) {
             std::string names = "grid, threadgroup, registers, threadgroup_memory, stack";
@@ -425,6 +548,7 @@ ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::str
             }
         }
     }
+    bind_arguments(text, over, vars, buffer_index, claim_uniform, r);
     if (r.stack_bytes > 0) {
         BufferSpec s;
         s.name = "(stack)";

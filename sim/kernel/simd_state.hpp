@@ -63,7 +63,12 @@ struct Source {
     std::uint32_t shift = 0;
     std::uint32_t scalar = 0;
 
-    std::uint32_t u32(unsigned lane) const { return p ? p[lane] >> shift : scalar; }
+    // Float modifiers (.abs, .neg) as bit operations on the sign bit.
+    std::uint32_t and_mask = ~0u, xor_mask = 0;
+
+    std::uint32_t u32(unsigned lane) const {
+        return ((p ? p[lane] >> shift : scalar) & and_mask) ^ xor_mask;
+    }
     std::uint16_t u16(unsigned lane) const { return static_cast<std::uint16_t>(u32(lane)); }
 };
 

@@ -21,7 +21,13 @@ struct Operand {
     std::uint8_t halves = 0;       // width in 16-bit halves (1, 2, 4, up to 8 for vectors)
     std::uint16_t first_half = 0;  // register / uniform index in halves
     std::uint32_t imm = 0;         // immediate bits
+    std::uint8_t mods = 0;         // float source modifiers: kModAbs, kModNeg (kernels)
 };
+
+// A float source's modifiers, applied to the value read: absolute value
+// first, then negation (applegpu's `.abs`, `.neg`).
+inline constexpr std::uint8_t kModAbs = 1;
+inline constexpr std::uint8_t kModNeg = 2;
 
 inline constexpr std::uint32_t kFullMask = 0xffffffffu;
 inline constexpr std::uint8_t kNoSlot = 0xff;

@@ -49,12 +49,12 @@ std::string operand_problem(const Operand& op, const OperandSpec& spec, unsigned
     if (spec.vector) {
         if (op.halves > 8) return who + ": memory data is at most 4 32-bit registers";
     } else if (spec.width_halves != 0) {
-        if (op.halves != spec.width_halves)
+        if (op.halves != spec.width_halves && !(spec.accepts_16 && op.halves == 1))
             return who + ": expected " + std::to_string(spec.width_halves) + " halves, got " +
                    std::to_string(op.halves);
         if (spec.width_halves == 4 && op.first_half % 4 != 0)
             return who + ": a 64-bit pair must start at an even register";
-        if (spec.width_halves == 2 && op.first_half % 2 != 0)
+        if (spec.width_halves == 2 && op.halves == 2 && op.first_half % 2 != 0)
             return who + ": a 32-bit operand is one register, not the halves of two";
     } else if (components > 1) {
         if (components != 2 || !whole)

@@ -131,13 +131,13 @@ void check_operand(const ParsedOperand& p, const OperandSpec& spec, unsigned pos
     if (spec.vector) {
         if (op.halves > 8) fail(at, who() + ": memory data is at most 4 32-bit registers");
     } else if (spec.width_halves != 0) {
-        if (op.halves != spec.width_halves)
+        if (op.halves != spec.width_halves && !(spec.accepts_16 && op.halves == 1))
             fail(at, who() + ": expected a " + width_name(spec.width_halves) + " operand, got " +
                          width_name(op.halves));
         if (spec.width_halves == 4 && (op.first_half % 4) != 0)
             fail(at, who() + ": a 64-bit pair must start at an even register");
         // Only memory data may be a run of halves; a 32-bit value is one register.
-        if (spec.width_halves == 2 && (op.first_half % 2) != 0)
+        if (spec.width_halves == 2 && op.halves == 2 && (op.first_half % 2) != 0)
             fail(at, who() + ": a 32-bit operand is one register, not the halves of two");
     } else if (p.components > 1) {  // any width: one register or one 64-bit pair
         if (p.components != 2 || p.sixteen_bit)

@@ -155,8 +155,30 @@ bool parse_uint(std::string_view s, std::uint64_t& out, std::uint64_t max) {
     return true;
 }
 
+ParsedOperand parse_operand_body(std::string_view text, std::string_view shown,
+                                 const LineContext& at);
+
 ParsedOperand parse_operand(std::string_view text, const LineContext& at) {
     const std::string_view shown = text;
+    std::uint8_t mods = 0;
+    while (true) {
+        if (ends_with(text, ".neg") && !(mods & kModNeg) && !(mods & kModAbs)) {
+            mods |= kModNeg;
+            text.remove_suffix(4);
+        } else if (ends_with(text, ".abs") && !(mods & kModAbs)) {
+            mods |= kModAbs;
+            text.remove_suffix(4);
+        } else {
+            break;
+        }
+    }
+    ParsedOperand parsed = parse_operand_body(text, shown, at);
+    parsed.op.mods = mods;
+    return parsed;
+}
+
+ParsedOperand parse_operand_body(std::string_view text, std::string_view shown,
+                                 const LineContext& at) {
     CacheHint hint = CacheHint::None;
     if (ends_with(text, ".cache")) {
         hint = CacheHint::Cache;

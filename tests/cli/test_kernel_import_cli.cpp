@@ -216,8 +216,8 @@ TEST_CASE("kernel import: what cannot be imported is one line, exit 2, and write
          "   4: 0000                 frobnicate       r1\n",
          "bad.dis:2: no agxsim equivalent for 'frobnicate'"},
         // An operand agxsim has no form for.
-        {"   0: 2a85446a6400         fadd32           r1, r2.neg, r3.abs\n",
-         "bad.dis:1: 'r2.neg': the float source modifier '.neg' has no agxsim equivalent"},
+        {"   0: 2a85446a6400         fadd32           r1, r2.sx, r3.abs\n",
+         "bad.dis:1: 'r2.sx': sign extension ('.sx') of a float source"},
         // A branch into the middle of an instruction.
         {"   0: 72051004             get_sr           r1, sr80\n"
          "   4: 20c0fcffffff         jmp_exec_none    0x2\n",

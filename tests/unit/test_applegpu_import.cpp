@@ -145,8 +145,9 @@ TEST_CASE("applegpu import: the README's bytes as the current disassembler print
     CHECK(code_of(k.text) == want);
     CHECK(refusal(listing +
                   "  2a: c508803d00803000     uniform_store    2, i16, xy, 0, r1l_r1h, 8\n") ==
-          "k.dis:9: no agxsim equivalent for 'uniform_store' (it writes uniforms for later "
-          "shaders; give the uniforms with `uniform` launch directives)");
+          "k.dis:9: no agxsim equivalent for 'uniform_store' outside a compiled kernel's "
+          "preamble (it writes uniforms for later shaders; give the uniforms with `uniform` "
+          "launch directives)");
 }
 
 TEST_CASE("applegpu import: device memory in each form applegpu has printed") {
@@ -385,8 +386,8 @@ TEST_CASE("applegpu import: what cannot be mapped is refused with its line") {
           "models)");
     CHECK(at2("   4: 3e05 <disassembly failed>") ==
           "k.dis:2: applegpu could not decode this instruction, so it cannot be imported");
-    CHECK(at2("   4: 2a8544622400 fadd32 r5, r1.abs, r2") ==
-          "k.dis:2: 'r1.abs': the float source modifier '.abs' has no agxsim equivalent");
+    CHECK(at2("   4: 2a8544622400 fadd32 r5, r1.sx, r2") ==
+          "k.dis:2: 'r1.sx': sign extension ('.sx') of a float source");
     CHECK(at2("   4: 6a8544622400 fadd32.sat r1, r2, r3") ==
           "k.dis:2: 'fadd32.sat': saturation ('.sat') has no agxsim equivalent");
     // A branch into the middle of an instruction (get_sr is 4 bytes long).
@@ -399,18 +400,18 @@ TEST_CASE("applegpu import: what cannot be mapped is refused with its line") {
     CHECK(at2("   4: 1a8544602400 fmul32 r1, r2l, r3") ==
           "k.dis:2: maps to 'fmul32 r1, r2l, r3', which agxsim's catalogue refuses: fmul32 "
           "operand 2 'r2l': expected a 32-bit operand, got 16-bit");
-    CHECK(at2("   4: 690d80a21000 threadgroup_load i32, x, r3, 0, r5l") ==
-          "k.dis:2: threadgroup offset 'r5l' is a 16-bit register: agxsim's threadgroup memory "
-          "takes 32-bit ones (or an immediate)");
+    CHECK(at2("   4: 690d80a21000 threadgroup_load i32, x, r3, 0, r4_r5") ==
+          "k.dis:2: threadgroup offset 'r4_r5' is a 64-bit register: agxsim's threadgroup "
+          "addresses are 16 or 32 bits (or an immediate)");
     CHECK(at2("   4: be89 convert u32_to_f, r2, r0, rtz") ==
           "k.dis:2: convert u32_to_f rounding 'rtz': agxsim models rte only");
     CHECK(at2("   4: 2e05446a24040000 shlhi r1, r2, r3, 4").find("k.dis:2: applegpu's 'shlhi'") ==
           0);
     CHECK(at2("   4: 0e13424224000000 iadd r4_r5, r1, r2") ==
           "k.dis:2: a 64-bit integer add has no agxsim equivalent");
-    CHECK(at2("   4: 522842500000 if_icmp r0l, ult, r1l, 5, 1") ==
-          "k.dis:2: 'r1l': agxsim's if_icmp compares 32-bit values (a 16-bit operand has no "
-          "form there)");
+    CHECK(at2("   4: 522842500000 if_icmp r0l, ult, r1l, r2, 1") ==
+          "k.dis:2: 'r1l', 'r2': agxsim's if_icmp compares two 16-bit or two 32-bit values, not "
+          "one of each");
     CHECK(at2("   4: 720d3c00 get_sr r3, sr60 (internal_coverage_mask)") ==
           "k.dis:2: special register sr60 (internal_coverage_mask) is not one agxsim models "
           "(traces/KERNEL.md, \"Special registers\")");
