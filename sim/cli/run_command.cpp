@@ -160,6 +160,11 @@ int run(RunArgs args) {
     OpenedWorkload opened = open_workload(args.trace, args.kernel);
     Workload* workload = opened.workload.get();
     std::vector<Dump> dumps = open_dumps(args.dumps, opened.kernel);
+    // A compiled kernel's profile shows the compiled kernel's lines.
+    const std::vector<std::string>* listing =
+        opened.kernel && !opened.kernel->program().text_lines.empty()
+            ? &opened.kernel->program().text_lines
+            : nullptr;
 
     RunOptions options;
     options.cores = cores;
@@ -192,7 +197,8 @@ int run(RunArgs args) {
     }
     if (profile_file) {
         profile_file->stream() << std::setw(1)
-                               << profile.to_json(args.trace, cfg.name, result.cycles) << "\n";
+                               << profile.to_json(args.trace, cfg.name, result.cycles, listing)
+                               << "\n";
         profile_file->commit();
     }
     if (report) {
@@ -202,7 +208,7 @@ int run(RunArgs args) {
         std::ostringstream stats;
         stats << std::setw(2) << result.stats << "\n";
         write_text(report->file("stats.json"), stats.str());
-        const nlohmann::json p = profile.to_json(args.trace, cfg.name, result.cycles);
+        const nlohmann::json p = profile.to_json(args.trace, cfg.name, result.cycles, listing);
         std::ostringstream pj;
         pj << std::setw(1) << p << "\n";
         write_text(report->file("profile.json"), pj.str());

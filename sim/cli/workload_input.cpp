@@ -5,9 +5,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/common/errors.hpp"
 #include "sim/kernel/compiled_kernel_text.hpp"
+#include "sim/kernel/liveness_hints.hpp"
 #include "sim/kernel/opencl_compile.hpp"
 #include "sim/trace/open_trace.hpp"
 
@@ -37,6 +39,10 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& options) {
                    "OpenCL C sources: the kernel to run (default: the file's only kernel)");
     cmd.add_option("-D,--define", options.defines,
                    "OpenCL C sources: a preprocessor definition NAME[=VALUE]");
+    cmd.add_option("--register-hints", options.register_hints,
+                   "Kernels: the register-cache hints, as-written (a compiled kernel has none) or "
+                   "liveness (the last read of a value discards it)")
+        ->capture_default_str();
 }
 
 void take_launch_overrides(std::vector<std::string>& overrides, KernelOptions& options) {
@@ -52,6 +58,12 @@ void take_launch_overrides(std::vector<std::string>& overrides, KernelOptions& o
 }
 
 namespace {
+
+void apply_register_hints(kernel::LoadedKernel& k, const KernelOptions& options) {
+    if (kernel::parse_register_hints(options.register_hints, "--register-hints") ==
+        kernel::RegisterHints::Liveness)
+        kernel::infer_discard_hints(k.program);
+}
 
 bool is_opencl_source(const std::string& path) {
     return std::filesystem::path(path).extension() == ".cl";
@@ -91,6 +103,9 @@ std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
     }
     kernel::LoadedKernel loaded = kernel::load_kernel(tmpl, launch, options.launch_sets);
     loaded.program.path = path;
+    apply_register_hints(loaded, options);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) loaded.program.text_lines.push_back(line);
     return std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions);
 }
 
@@ -104,12 +119,16 @@ OpenedWorkload open_workload(const std::string& path, const KernelOptions& optio
         w.workload = std::move(k);
         return w;
     }
+    if (options.register_hints != "as-written" && !kernel::is_kernel_file(path))
+        throw InputError("--register-hints", path + " is a trace: its hints are its own");
     if (!options.kernel_name.empty() || !options.defines.empty())
         throw InputError(path, "--kernel and -D apply to OpenCL C sources (FILE.cl)");
     if (kernel::is_kernel_file(path)) {
-        auto k = std::make_unique<kernel::KernelWorkload>(
-            kernel::load_kernel(path, options.launch, options.launch_sets),
-            options.max_instructions);
+        kernel::LoadedKernel loaded =
+            kernel::load_kernel(path, options.launch, options.launch_sets);
+        apply_register_hints(loaded, options);
+        auto k =
+            std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions);
         w.kernel = k.get();
         w.workload = std::move(k);
         return w;

@@ -20,10 +20,11 @@ namespace agx::cli {
 unsigned parse_cores(const std::string& text, const MachineConfig& cfg);
 
 struct KernelOptions {
-    std::string launch;                    // --launch FILE
-    std::string kernel_name;               // --kernel NAME (OpenCL C sources)
-    std::vector<std::string> defines;      // -D NAME[=VALUE] (OpenCL C sources)
-    std::vector<std::string> launch_sets;  // KEY=VALUE of --set launch.KEY=VALUE
+    std::string launch;                         // --launch FILE
+    std::string kernel_name;                    // --kernel NAME (OpenCL C sources)
+    std::vector<std::string> defines;           // -D NAME[=VALUE] (OpenCL C sources)
+    std::string register_hints = "as-written";  // --register-hints
+    std::vector<std::string> launch_sets;       // KEY=VALUE of --set launch.KEY=VALUE
     std::uint64_t max_instructions = kernel::KernelWorkload::kDefaultMaxInstructions;
 };
 

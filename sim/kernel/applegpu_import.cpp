@@ -1150,7 +1150,7 @@ std::string sanitized(const std::string& name) {
 }  // namespace
 
 ImportedCode import_listing_instructions(const std::vector<ListingInstruction>& lines,
-                                         const std::string& path, bool preamble) {
+                                         const std::string& path, bool preamble, bool keep_pcs) {
     if (lines.empty())
         throw InputError(path, "no instruction lines ('OFFSET: BYTES mnemonic operands')");
     std::map<std::uint64_t, unsigned> offsets;  // offset -> listing line
@@ -1233,7 +1233,7 @@ ImportedCode import_listing_instructions(const std::vector<ListingInstruction>& 
     ImportedCode code;
     for (const auto& [l, text] : out) {
         if (targets.count(l->offset)) code.lines.push_back(label(l->offset) + ":");
-        std::string line = "    " + text;
+        std::string line = "    " + text + (keep_pcs ? " pc=" + hex(l->offset) : "");
         if (line.size() < 56) line.append(56 - line.size(), ' ');
         std::string original = l->mnemonic;
         for (std::size_t i = 0; i < l->operands.size(); ++i)

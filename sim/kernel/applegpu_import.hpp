@@ -49,10 +49,13 @@ struct ImportedCode {
     std::string scratch;                 // the register that takes dropped atomic results
 };
 // `preamble`: the code is a compiled kernel's preamble, where uniform_store
-// belongs (it writes the uniforms the main code reads). Throws InputError
-// "path:line: reason" for an instruction agxsim cannot run.
+// belongs (it writes the uniforms the main code reads). `keep_pcs`: each
+// instruction keeps its offset as its pc (`pc=`), so profiles and timelines
+// name the binary's offsets. Throws InputError "path:line: reason" for an
+// instruction agxsim cannot run.
 ImportedCode import_listing_instructions(const std::vector<ListingInstruction>& lines,
-                                         const std::string& path, bool preamble = false);
+                                         const std::string& path, bool preamble = false,
+                                         bool keep_pcs = false);
 
 // `listing`: the disassembler's output; `path` names it in messages and in
 // the kernel's header comment; `name` is the kernel's name; `launch`: launch

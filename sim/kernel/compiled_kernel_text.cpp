@@ -77,7 +77,7 @@ std::string compiled_kernel_text(const CompiledKernel& k, const std::string& com
     const std::string where = k.source + " (kernel " + k.name + ")";
     const std::uint32_t size = static_cast<std::uint32_t>(k.binary.size());
     const ImportedCode main = import_listing_instructions(
-        decoded(k, k.main_offset, k.main_offset + k.main_size, where), where);
+        decoded(k, k.main_offset, k.main_offset + k.main_size, where), where, false, true);
     ImportedCode preamble;
     if (k.has_preamble()) {
         const std::uint32_t end = k.preamble_offset < k.main_offset ? k.main_offset : size;

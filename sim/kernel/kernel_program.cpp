@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -456,6 +457,20 @@ unsigned number_attr(const Attribute& a, const LineContext& at, unsigned max) {
     return static_cast<unsigned>(v);
 }
 
+// A compiled kernel's byte offset of an instruction: its `pc=` attribute.
+std::optional<std::uint32_t> explicit_pc(const std::string& text, const LineContext& at) {
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        std::string_view word = next_word(rest);
+        if (word.substr(0, 3) != "pc=") continue;
+        std::uint64_t v = 0;
+        if (!trace_detail::parse_uint(word.substr(3), v, 0xffffffffu))
+            fail(at, "bad pc '" + std::string(word.substr(3)) + "'");
+        return static_cast<std::uint32_t>(v);
+    }
+    return std::nullopt;
+}
+
 // Applies a kernel instruction's attributes (traces/KERNEL.md, "Attributes").
 void apply_kernel_attributes(const std::array<Attribute, trace_detail::kMaxAttributes>& attrs,
                              unsigned n, const LineContext& at, KernelInstruction& k) {
@@ -549,6 +564,8 @@ void apply_kernel_attributes(const std::array<Attribute, trace_detail::kMaxAttri
             if (!is_memory(k.sem)) refuse();
             if (v != "signed" && v != "unsigned") fail(at, "offset= is 'signed' or 'unsigned'");
             k.offset_unsigned = v == "unsigned";
+        } else if (key == "pc") {
+            // The instruction's byte offset: taken when pcs are assigned.
         } else if (key == "slot") {
             if (!info.is_async) refuse();
             k.in.wait_slot = static_cast<std::uint8_t>(number_attr(attrs[i], at, 1));
@@ -753,16 +770,31 @@ LoadedKernel load_kernel(const std::string& path, const std::string& launch_path
     k.program.name = f.name;
     if (f.code.empty()) throw InputError(path, "the kernel has no instructions");
 
-    // Pcs first, so that a branch may name a label further down.
+    // Pcs first, so that a branch may name a label further down: by the
+    // catalogue's lengths, or a compiled kernel's own byte offsets (`pc=`
+    // on every instruction).
     std::vector<std::uint32_t> pcs;
     std::uint32_t pc = 0;
     const auto& cat = isa::Catalogue::instance();
+    std::size_t explicit_pcs = 0;
     for (const CodeLine& cl : f.code) {
-        pcs.push_back(pc);
         std::string_view rest = cl.text;
         auto op = cat.find(next_word(rest));
-        pc += op ? cat.info(*op).encoded_bytes : 0;  // an unknown mnemonic fails below
+        const std::uint32_t length = op ? cat.info(*op).encoded_bytes : 0;
+        if (auto at = explicit_pc(cl.text, {path, cl.line})) {
+            if (!pcs.empty() && *at <= pcs.back())
+                throw InputError(path + ":" + std::to_string(cl.line),
+                                 "pc= must increase from one instruction to the next");
+            pc = *at;
+            ++explicit_pcs;
+        }
+        pcs.push_back(pc);
+        pc += length;  // an unknown mnemonic fails below
     }
+    if (explicit_pcs != 0 && explicit_pcs != f.code.size())
+        throw InputError(path,
+                         "pc= is given on some instructions but not all (give it on every "
+                         "instruction, or on none)");
     for (const auto& [name, where] : f.labels)
         if (where.first >= f.code.size())
             throw InputError(path + ":" + std::to_string(where.second),

@@ -224,6 +224,10 @@ struct KernelProgram {
     // launch on one lane and writes uniforms (uniform_store) for the code.
     std::vector<KernelInstruction> preamble;
     std::uint32_t code_bytes = 0;
+    // The kernel file's lines, when `path` is not that file (a kernel
+    // compiled from OpenCL C is read from the compile's text): what the
+    // profile shows beside each instruction's line number.
+    std::vector<std::string> text_lines;
     // The index of the instruction at `pc`, or -1 when no instruction starts there.
     std::int64_t index_at_pc(std::uint32_t pc) const;
 };

@@ -118,13 +118,14 @@ void InstructionProfile::waited(unsigned, const Instruction& head, std::size_t b
 }
 
 nlohmann::json InstructionProfile::to_json(const std::string& source, const std::string& machine,
-                                           std::uint64_t cycles) const {
+                                           std::uint64_t cycles,
+                                           const std::vector<std::string>* given) const {
     std::vector<const Entry*> sorted;
     for (const auto& kv : entries_) sorted.push_back(&kv.second);
     std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
         return a->pc != b->pc ? a->pc < b->pc : a->source_line < b->source_line;
     });
-    const std::vector<std::string> lines = text_lines(source);
+    const std::vector<std::string> lines = given ? *given : text_lines(source);
     const auto& cat = isa::Catalogue::instance();
 
     nlohmann::json j;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,9 +44,11 @@ class InstructionProfile : public EngineObserver {
 
     // The profile as JSON (docs/statistics.md, "Profiles"), entries in pc
     // order. `source`: the workload's file; a text file's lines become each
-    // entry's `text`.
+    // entry's `text`, unless `lines` gives the lines (a kernel compiled from
+    // OpenCL C: the kernel the compile made, not the source file).
     nlohmann::json to_json(const std::string& source, const std::string& machine,
-                           std::uint64_t cycles) const;
+                           std::uint64_t cycles,
+                           const std::vector<std::string>* lines = nullptr) const;
 
   private:
     Entry& entry(const Instruction& in);

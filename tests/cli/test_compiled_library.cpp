@@ -58,9 +58,10 @@ struct Run {
 };
 
 // Runs `path` on m1 with its stats and every buffer dumped as `tag`.
-Run run(const std::string& path, const std::string& name, const std::string& tag) {
+Run run(const std::string& path, const std::string& name, const std::string& tag,
+        const std::string& extra = "") {
     const fs::path stats = scratch() / (name + "." + tag + ".json");
-    std::string args = "run " + path + " --config m1 -q --stats " + stats.string();
+    std::string args = "run " + path + " --config m1 -q --stats " + stats.string() + extra;
     for (const auto& b : buffers_of(name))
         args += " --dump " + b + "=" + (scratch() / (name + "." + tag + "." + b)).string();
     const Result r = agxsim(args);
@@ -118,10 +119,11 @@ unsigned registers_in(const std::string& text) {
     return static_cast<unsigned>(std::stoul(m[1].str()));
 }
 
-void compare_buffers(const std::string& name) {
+// The buffers of the run tagged `tag` against the hand-written kernel's.
+void compare_buffers_with(const std::string& name, const std::string& tag) {
     for (const auto& b : buffers_of(name)) {
         const std::string hand = slurp(scratch() / (name + ".hand." + b));
-        const std::string compiled = slurp(scratch() / (name + ".cl." + b));
+        const std::string compiled = slurp(scratch() / (name + "." + tag + "." + b));
         INFO(name << ": buffer " << b);
         REQUIRE(hand.size() == compiled.size());
         if (name == "softmax" && b == "out") {
@@ -142,7 +144,7 @@ void check_twin(const std::string& name) {
     const std::string cl_path = kernels_dir() + "cl/" + name + ".cl";
     const Run hand = run(hand_path, name, "hand");
     const Run compiled = run(cl_path, name, "cl");
-    compare_buffers(name);
+    compare_buffers_with(name, "cl");
 
     const Result k = agxsim("kernel compile " + cl_path);
     REQUIRE(k.code == 0);
@@ -171,6 +173,35 @@ void check_twin(const std::string& name) {
             "differently and ' |'):\n%s\n",
             row.c_str());
     CHECK(present);
+
+    // The same twin with register-cache hints inferred from liveness.
+    const Run live = run(cl_path, name, "live", " --register-hints liveness");
+    compare_buffers_with(name, "live");
+    const auto cycles = [](const Run& r) { return r.stats.at("cycles").get<double>(); };
+    const auto miss_share = [](const Run& r) {
+        return fixed(100 *
+                         r.stats.at("stall_scheduler_cycles")
+                             .at("register_cache_miss")
+                             .get<double>() /
+                         (r.stats.at("cycles").get<double>() * 4),
+                     0) +
+               "%";
+    };
+    const std::string hints_row =
+        "| " + name + " | " +
+        pair(std::to_string(compiled.stats.at("cycles").get<std::uint64_t>()),
+             std::to_string(live.stats.at("cycles").get<std::uint64_t>())) +
+        " | " + fixed(100 * (cycles(live) / cycles(compiled) - 1), 1) + "% | " +
+        pair(fixed(100 * hit_rate(compiled.stats), 0) + "%",
+             fixed(100 * hit_rate(live.stats), 0) + "%") +
+        " | " + pair(miss_share(compiled), miss_share(live)) + " |";
+    const auto hint_rows = marked_table_rows("traces/kernels/README.md", "<!-- hints-table -->",
+                                             "<!-- /hints-table -->");
+    const bool hints_present =
+        std::find(hint_rows.begin(), hint_rows.end(), hints_row) != hint_rows.end();
+    if (!hints_present)
+        std::printf("traces/kernels/README.md needs this hints row:\n%s\n", hints_row.c_str());
+    CHECK(hints_present);
 }
 
 }  // namespace
