@@ -204,11 +204,39 @@ std::unique_ptr<Workload> kernel_ffma_ilp4(std::uint64_t n, unsigned cores) {
     return k;
 }
 
+// ffma_ilp4 as the AGX compiler makes it from OpenCL C
+// (bench/compiled_ffma_ilp4.cl): the kernel file `agxsim kernel compile`
+// wrote, which tests/cli/test_compiled_kernels.cpp holds to the compiler's
+// output, so the row needs no compiler. 16 fmadd32, an iadd32, a
+// while_icmp and a jmp_exec_any per pass, as kernel_ffma_ilp4, in the
+// compiler's order and registers.
+std::unique_ptr<Workload> compiled_ffma_ilp4(std::uint64_t n, unsigned cores) {
+    const Launch l = high_occupancy(cores, 16);
+    constexpr std::uint64_t kPerPass = 19;
+    const std::uint64_t passes_per_simd = std::max<std::uint64_t>(1, n / (simds_of(l) * kPerPass));
+    const std::string grid = std::to_string(l.threadgroups * 256);
+    const std::string launch = "launch grid=" + grid + " registers=16\nbuffer out size=4*" + grid +
+                               "\narg passes value=" + std::to_string(passes_per_simd) +
+                               "\narg m value=1.0001\narg c value=0.5\n";
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("agxsim_bench_launch_" + std::to_string(::getpid()) + ".launch"))
+                                 .string();
+    std::ofstream(path) << launch;
+    auto k = std::make_unique<kernel::KernelWorkload>(kernel::load_kernel(
+        std::string(AGX_SOURCE_DIR) + "/bench/compiled_ffma_ilp4.agxk", path, {}));
+    std::remove(path.c_str());
+    return k;
+}
+
 const std::vector<WorkloadSpec> kSpecs = {
     {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000,
      300'000},
     {"kernel_ffma_ilp4",
      "ffma_ilp4 as an executed kernel: a loop of 16 FFMA32 in 4 chains + counter and branch, "
+     "88 simds/core",
+     1, 10'000'000, 300'000},
+    {"compiled_ffma_ilp4",
+     "ffma_ilp4 in OpenCL C, compiled by Mesa's AGX compiler (bench/compiled_ffma_ilp4.cl), "
      "88 simds/core",
      1, 10'000'000, 300'000},
     {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000},
@@ -252,6 +280,7 @@ std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t n
     if (name == "stream_load") return stream_load(n, cores);
     if (name == "pointer_chase") return pointer_chase(n, cores);
     if (name == "kernel_ffma_ilp4") return kernel_ffma_ilp4(n, cores);
+    if (name == "compiled_ffma_ilp4") return compiled_ffma_ilp4(n, cores);
     throw std::invalid_argument("no bench workload '" + name + "'");
 }
 

@@ -19,7 +19,8 @@
 #
 # AGXSIM_CACHE_DIR overrides the cache root (default: $XDG_CACHE_HOME/agxsim,
 # else ~/.cache/agxsim). A first build takes about 4 minutes of wall time on
-# 2 cores after the packages are installed (docs/compiled-kernels.md).
+# 2 cores after the packages are installed (traces/KERNEL.md, "Writing a
+# kernel in OpenCL C").
 set -euo pipefail
 
 mesa_version=25.0.7

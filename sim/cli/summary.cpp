@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/common/format.hpp"
+#include "sim/kernel/kernel_workload.hpp"
 
 namespace agx::cli {
 
@@ -26,6 +27,11 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
     out << "  launch            " << l.threadgroups << " threadgroups x "
         << l.threads_per_threadgroup << " threads, " << l.registers_halves
         << " half-registers/thread, " << l.threadgroup_memory_bytes << " B threadgroup memory\n";
+    // A compiled kernel's preamble: run once, functionally (KernelWorkload).
+    if (const auto* k = dynamic_cast<const kernel::KernelWorkload*>(&workload);
+        k && !k->program().preamble.empty())
+        out << "  preamble          " << k->program().preamble.size()
+            << " instructions, run once per launch before the threadgroups (not timed)\n";
     out << "  residency         " << r.residency.threadgroups_per_core << " threadgroups ("
         << r.residency.threadgroups_per_core * r.residency.simds_per_threadgroup
         << " simds) per core, limited by " << r.residency.limited_by << "\n";

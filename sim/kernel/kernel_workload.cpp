@@ -485,7 +485,7 @@ KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructio
 // the code reads (uniform_store). It runs here, once per launch, on one
 // lane, before any threadgroup: the functional effect the hardware's
 // preamble has before the dispatch's threads run. Its cycles are not
-// charged (docs/compiled-kernels.md says why).
+// charged (docs/architecture.md, "The preamble", says why).
 void KernelWorkload::run_preamble() {
     if (program_.preamble.empty()) return;
     SimdState s;

@@ -240,8 +240,10 @@ std::string find_compiler_dir() {
 
 std::string compiler_version(const std::string& dir) {
     std::string v = read_text(fs::path(dir) / "COMPLETE");
+    // "mesa 25.0.7-2+deb13u1, recipe 1, ..." (scripts/setup-agx-compiler.sh).
     const auto comma = v.find(',');
-    return comma == std::string::npos ? "Mesa" : v.substr(0, comma);
+    if (comma == std::string::npos || v.rfind("mesa ", 0) != 0) return "Mesa";
+    return "Mesa " + v.substr(5, comma - 5);
 }
 
 std::vector<std::pair<std::string, std::string>> kernel_argument_types(const std::string& source,

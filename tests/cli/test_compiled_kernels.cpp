@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,4 +157,48 @@ TEST_CASE("a full-precision builtin is refused with its line and its native_ for
     CHECK(r.err.find("full.cl:4: the full-precision builtin exp2()") != std::string::npos);
     CHECK(r.err.find("use native_exp2 instead") != std::string::npos);
     CHECK(!fs::exists(out));
+}
+
+TEST_CASE("traces/KERNEL.md's compiled saxpy is what kernel compile writes") {
+    need_compiler();
+    const auto r = agxsim("kernel compile " + cl("saxpy.cl"));
+    REQUIRE(r.code == 0);
+    // The compile's statements (directives and instructions), comments dropped.
+    std::vector<std::string> compiled;
+    std::istringstream out(r.out);
+    bool started = false;
+    for (std::string line; std::getline(out, line);) {
+        started = started || line.rfind("compiled ", 0) == 0;
+        if (!started) continue;
+        const auto hash = line.find(" #");
+        if (hash != std::string::npos) line = line.substr(0, hash);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        compiled.push_back(line);
+    }
+    const std::string doc = slurp(fs::path(AGX_SOURCE_DIR) / "traces/KERNEL.md");
+    const auto from = doc.find("<!-- saxpy-compiled -->\n```\n");
+    const auto to = doc.find("```\n<!-- /saxpy-compiled -->");
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    std::vector<std::string> documented;
+    std::istringstream in(doc.substr(from + 28, to - from - 28));
+    for (std::string line; std::getline(in, line);) documented.push_back(line);
+    CHECK(documented == compiled);
+}
+
+TEST_CASE("bench/compiled_ffma_ilp4.agxk is what kernel compile makes of its source") {
+    need_compiler();
+    const auto r =
+        agxsim("kernel compile " + std::string(AGX_SOURCE_DIR) + "/bench/compiled_ffma_ilp4.cl");
+    REQUIRE(r.code == 0);
+    // Every line but the header comment (which names the source's path).
+    auto statements = [](const std::string& text) {
+        std::vector<std::string> out;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("#", 0) != 0) out.push_back(line);
+        return out;
+    };
+    CHECK(statements(r.out) ==
+          statements(slurp(fs::path(AGX_SOURCE_DIR) / "bench/compiled_ffma_ilp4.agxk")));
 }

@@ -1,7 +1,7 @@
 // The native decoder of AGX machine code (isa/agx_decode.hpp): applegpu's
 // spelling of a listing it printed, failures that name the offset and bytes,
 // and Mesa's 69 compiled kernels (libagx_shaders.c, built into a cache by
-// scripts/setup-agx-compiler.sh; found through AGXSIM_AGX_COMPILER_DIR), every
+// scripts/setup-agx-compiler.sh; found where agxsim finds the compiler), every
 // instruction of which decodes. That every one also reads as applegpu's
 // disassembler prints it was checked against applegpu itself when the table
 // was written; this test keeps the decoding complete.
@@ -19,6 +19,7 @@
 
 #include "isa/agx_decode.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/kernel/opencl_compile.hpp"
 
 using agx::isa::decode_code;
 using agx::isa::decode_instruction;
@@ -215,11 +216,11 @@ TEST_CASE("agx decode: padding after stop is skipped, as applegpu's disassembler
 }
 
 TEST_CASE("agx decode: every instruction of Mesa's 69 compiled kernels decodes") {
-    const char* dir = std::getenv("AGXSIM_AGX_COMPILER_DIR");
-    if (!dir || !*dir) {
+    const std::string dir = agx::kernel::find_compiler_dir();
+    if (dir.empty()) {
         // Skipped (CTest's SKIP_RETURN_CODE), saying why.
-        std::cout << "agxsim-skip: AGXSIM_AGX_COMPILER_DIR is not set "
-                     "(scripts/setup-agx-compiler.sh prints it)\n";
+        std::cout << "agxsim-skip: Mesa's AGX compiler is not built here "
+                     "(scripts/setup-agx-compiler.sh builds it and its corpus)\n";
         std::exit(77);
     }
     const std::string path = std::string(dir) + "/libagx_shaders.c";
