@@ -317,6 +317,10 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             const Source v = src(i);
             if (v.p && v.shift == 0 && v.and_mask == ~0u && v.xor_mask == 0) {
                 lanes[i] = v.p;
+            } else if (!v.p) {  // a uniform or an immediate: one value for every lane
+                const std::uint32_t x = v.u32(0);
+                for (unsigned l = 0; l < kLanes; ++l) splat[i][l] = x;
+                lanes[i] = splat[i];
             } else {
                 for (unsigned l = 0; l < kLanes; ++l) splat[i][l] = v.u32(l);
                 lanes[i] = splat[i];

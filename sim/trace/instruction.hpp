@@ -19,10 +19,11 @@ struct Operand {
     OperandKind kind = OperandKind::None;
     CacheHint hint = CacheHint::None;
     std::uint8_t halves = 0;       // width in 16-bit halves (1, 2, 4, up to 8 for vectors)
+    std::uint8_t mods = 0;         // float source modifiers: kModAbs, kModNeg (kernels)
     std::uint16_t first_half = 0;  // register / uniform index in halves
     std::uint32_t imm = 0;         // immediate bits
-    std::uint8_t mods = 0;         // float source modifiers: kModAbs, kModNeg (kernels)
 };
+static_assert(sizeof(Operand) == 12, "the modifiers share the padding: an operand stays 12 bytes");
 
 // A float source's modifiers, applied to the value read: absolute value
 // first, then negation (applegpu's `.abs`, `.neg`).
