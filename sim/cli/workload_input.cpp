@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -89,9 +91,14 @@ std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
     const std::string text =
         kernel::compiled_kernel_text(k, kernel::compiler_version(kernel::find_compiler_dir()));
     // The kernel file the compile made, read back as `kernel compile -o` would write it.
-    std::string tmpl = (std::filesystem::temp_directory_path() / "agxsim-compiled-XXXXXX").string();
+    std::error_code ec;
+    const auto tmp = std::filesystem::temp_directory_path(ec);
+    if (ec) throw InputError("TMPDIR", "no temporary directory: " + ec.message());
+    std::string tmpl = (tmp / "agxsim-compiled-XXXXXX").string();
     const int fd = mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+    if (fd < 0)
+        throw InputError("TMPDIR",
+                         std::string("cannot create a temporary file: ") + std::strerror(errno));
     close(fd);
     struct Remove {
         std::string p;
@@ -100,9 +107,22 @@ std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
     {
         std::ofstream f(tmpl, std::ios::binary);
         f << text;
+        f.close();
+        if (!f) throw InputError("TMPDIR", "cannot write " + tmpl);
     }
-    kernel::LoadedKernel loaded = kernel::load_kernel(tmpl, launch, options.launch_sets);
-    loaded.program.path = path;
+    // Messages name the compiled kernel by its source: its lines are those
+    // `agxsim kernel compile` prints.
+    const std::string shown = path + " (compiled)";
+    kernel::LoadedKernel loaded;
+    try {
+        loaded = kernel::load_kernel(tmpl, launch, options.launch_sets);
+    } catch (const InputError& e) {
+        std::string what = e.what();
+        for (auto at = what.find(tmpl); at != std::string::npos; at = what.find(tmpl))
+            what.replace(at, tmpl.size(), shown);
+        throw InputError("", what);
+    }
+    loaded.program.path = shown;
     apply_register_hints(loaded, options);
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) loaded.program.text_lines.push_back(line);

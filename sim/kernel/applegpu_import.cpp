@@ -948,6 +948,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
         };
         h["simd_matrix_fmadd32"] = [](Ctx& c) {
             c.need(4);
+            for (std::size_t i = 1; i < 4; ++i) c.no_modifiers(c.op(i), false);
             return "simd_matrix_fmadd32 " + c.dst(0) + ", " + c.fsrc(1) + ", " + c.fsrc(2) + ", " +
                    c.fsrc(3);
         };
@@ -972,6 +973,7 @@ const std::unordered_map<std::string, Handler>& handlers() {
                         t = whole;
                     }
                 } else {
+                    if (i > 0) c.no_modifiers(o, false);
                     t = i == 0 ? c.dst(0) : c.fsrc(i);
                 }
                 s += (i ? ", " : "") + t;

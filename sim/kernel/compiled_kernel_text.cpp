@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "isa/agx_decode.hpp"
 #include "sim/common/errors.hpp"
@@ -24,6 +26,37 @@ std::string uniform_name(unsigned first_half, unsigned halves) {
     if (halves >= 4) return "u" + std::to_string(u) + "_u" + std::to_string(u + 1);
     if (halves == 2) return "u" + std::to_string(u);
     return "u" + std::to_string(u) + (first_half % 2 ? "h" : "l");
+}
+
+// The 16-bit halves a uniform as the importer reports it covers: u4 is
+// (8, 2), u4h (9, 1), u4_u5 (8, 4); (0, 0) for anything else.
+std::pair<unsigned, unsigned> uniform_halves(const std::string& u) {
+    unsigned a = 0, b = 0;
+    char half = 0;
+    int used = 0;
+    if (std::sscanf(u.c_str(), "u%u_u%u%n", &a, &b, &used) == 2 &&
+        static_cast<std::size_t>(used) == u.size())
+        return {2 * a, 4};
+    if (std::sscanf(u.c_str(), "u%u%c%n", &a, &half, &used) == 2 &&
+        static_cast<std::size_t>(used) == u.size() && (half == 'l' || half == 'h'))
+        return {2 * a + (half == 'h' ? 1 : 0), 1};
+    if (std::sscanf(u.c_str(), "u%u%n", &a, &used) == 1 &&
+        static_cast<std::size_t>(used) == u.size())
+        return {2 * a, 2};
+    return {0, 0};
+}
+
+// The uniform halves a preamble's uniform_store writes: FMT (i16, i32),
+// MASK (x, xy, ...), from half O (applegpu: unk, F, mask, b, R, O).
+void stored_halves(const std::vector<ListingInstruction>& code, std::vector<bool>& set) {
+    for (const auto& l : code) {
+        if (l.mnemonic != "uniform_store" || l.operands.size() < 6) continue;
+        const unsigned per = l.operands[1] == "i32" ? 2 : 1;
+        const unsigned count = static_cast<unsigned>(l.operands[2].size()) * per;
+        const unsigned from =
+            static_cast<unsigned>(std::strtoul(l.operands[5].c_str(), nullptr, 0));
+        for (unsigned h = from; h < from + count && h < set.size(); ++h) set[h] = true;
+    }
 }
 
 // The decoded code of [begin, end) of the binary, as the importer's input.
@@ -79,11 +112,34 @@ std::string compiled_kernel_text(const CompiledKernel& k, const std::string& com
     const ImportedCode main = import_listing_instructions(
         decoded(k, k.main_offset, k.main_offset + k.main_size, where), where, false, true);
     ImportedCode preamble;
+    // The uniform halves the launch fills (arguments, constants) and the
+    // preamble writes: the code may read no other (what a driver pushes
+    // beyond its arguments, agxsim does not model).
+    std::vector<bool> filled(512, false);
+    for (const auto& a : k.arguments)
+        for (unsigned h = a.offset_bytes / 2; h < (a.offset_bytes + a.size_bytes + 1) / 2; ++h)
+            if (h < filled.size()) filled[h] = true;
+    for (unsigned h = k.rodata_base_half; h < k.rodata_base_half + k.rodata_halves; ++h)
+        if (h < filled.size()) filled[h] = true;
+    auto check_uniforms = [&](const ImportedCode& code, const std::string& part) {
+        for (const auto& u : code.uniforms) {
+            const auto [first, count] = uniform_halves(u);
+            for (unsigned h = first; h < first + count; ++h)
+                if (h >= filled.size() || !filled[h])
+                    throw InputError(where, "the " + part + " reads " + u +
+                                                ", which no argument, constant or preamble "
+                                                "fills (a value the driver pushes, which agxsim "
+                                                "does not model)");
+        }
+    };
     if (k.has_preamble()) {
         const std::uint32_t end = k.preamble_offset < k.main_offset ? k.main_offset : size;
-        preamble = import_listing_instructions(decoded(k, k.preamble_offset, end, where),
-                                               where + " preamble", true);
+        const auto code = decoded(k, k.preamble_offset, end, where);
+        preamble = import_listing_instructions(code, where + " preamble", true);
+        check_uniforms(preamble, "preamble");
+        stored_halves(code, filled);
     }
+    check_uniforms(main, "code");
     std::ostringstream o;
     o << "# " << k.name << ": compiled by `agxsim kernel compile` from " << k.source << "\n"
       << "# with " << compiler << "'s asahi_clc (G13G). Each instruction keeps its byte\n"

@@ -29,9 +29,12 @@ Source resolve(const Operand& o, const SimdState& s, const Uniforms& u, Imm16 im
         case OperandKind::None:
             break;
     }
+    // A 16-bit register or uniform reads as its 16 bits, zero-extended (a
+    // 32-bit select of 16-bit values, say); then the float modifiers.
+    if (o.halves == 1 && o.kind != OperandKind::Imm) r.and_mask = 0xffffu;
     if (o.mods) {
         const std::uint32_t sign = o.halves == 1 ? 0x8000u : 0x80000000u;
-        if (o.mods & kModAbs) r.and_mask = ~sign;
+        if (o.mods & kModAbs) r.and_mask &= ~sign;
         if (o.mods & kModNeg) r.xor_mask = sign;
     }
     return r;
@@ -607,14 +610,16 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return reduce(k, s, u, kLanes, 0u, std::plus<std::uint32_t>{});
         case Sem::SimdReduceIxor32:
             return reduce(k, s, u, kLanes, 0u, std::bit_xor<std::uint32_t>{});
+        // maxNum/minNum's identity is NaN (a NaN loses to every number), so a
+        // group of NaNs gives NaN.
         case Sem::QuadReduceFmax32:
-            return reduce(k, s, u, 4, 0xff800000u, sem::fmax32);
+            return reduce(k, s, u, 4, 0x7fc00000u, sem::fmax32);
         case Sem::SimdReduceFmax32:
-            return reduce(k, s, u, kLanes, 0xff800000u, sem::fmax32);
+            return reduce(k, s, u, kLanes, 0x7fc00000u, sem::fmax32);
         case Sem::QuadReduceFmin32:
-            return reduce(k, s, u, 4, 0x7f800000u, sem::fmin32);
+            return reduce(k, s, u, 4, 0x7fc00000u, sem::fmin32);
         case Sem::SimdReduceFmin32:
-            return reduce(k, s, u, kLanes, 0x7f800000u, sem::fmin32);
+            return reduce(k, s, u, kLanes, 0x7fc00000u, sem::fmin32);
         case Sem::QuadReduceSmax32:
             return reduce(k, s, u, 4, 0x80000000u, smax);
         case Sem::SimdReduceSmax32:

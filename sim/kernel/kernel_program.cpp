@@ -224,6 +224,24 @@ bool takes_float_modifiers(Sem s) {
         case Sem::ElseFcmp:
         case Sem::WhileFcmp:
         case Sem::FcmpBallot:
+        case Sem::SinPt1:
+        case Sem::SinPt2:
+        case Sem::QuadPrefixFadd32:
+        case Sem::QuadPrefixFmul32:
+        case Sem::SimdPrefixFadd32:
+        case Sem::SimdPrefixFmul32:
+        case Sem::QuadReduceFadd32:
+        case Sem::QuadReduceFmul32:
+        case Sem::SimdReduceFadd32:
+        case Sem::SimdReduceFmul32:
+        case Sem::QuadReduceFmax32:
+        case Sem::SimdReduceFmax32:
+        case Sem::QuadReduceFmin32:
+        case Sem::SimdReduceFmin32:
+        case Sem::QuadReduceFadd16:
+        case Sem::QuadReduceFmul16:
+        case Sem::SimdReduceFadd16:
+        case Sem::SimdReduceFmul16:
             return true;
         default:
             return false;

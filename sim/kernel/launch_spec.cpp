@@ -268,7 +268,7 @@ Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv
 void bind_arguments(const LaunchText& text, const std::map<std::string, std::string>& over,
                     const Variables& vars, const std::map<std::string, std::size_t>& buffer_index,
                     const std::function<void(const UniformInit&, const Directive&)>& claim_uniform,
-                    ResolvedLaunch& r) {
+                    const std::string& launch_where, ResolvedLaunch& r) {
     std::map<std::string, const Directive*> args;
     for (const Directive& d : text.directives)
         if (d.keyword == "arg") {
@@ -289,8 +289,15 @@ void bind_arguments(const LaunchText& text, const std::map<std::string, std::str
         auto a = args.find(d.subject);
         std::map<std::string, std::string> akv;
         if (a != args.end()) akv.insert(a->second->values.begin(), a->second->values.end());
-        const std::string where = a != args.end() ? a->second->where : d.where;
+        // What is missing is missing from the launch: name its file and line.
+        const std::string where = a != args.end() ? a->second->where : launch_where;
         if (kv["type"] == "pointer") {
+            if (over.count(d.subject) && !vars.count(d.subject))
+                throw InputError("--set launch." + d.subject,
+                                 "argument '" + d.subject +
+                                     "' is a pointer: give it a buffer "
+                                     "with `arg " +
+                                     d.subject + " buffer=NAME` in the launch");
             if (akv.count("value"))
                 throw InputError(where, "argument '" + d.subject +
                                             "' is a pointer: give it buffer=NAME, not value=");
@@ -320,11 +327,12 @@ void bind_arguments(const LaunchText& text, const std::map<std::string, std::str
         } else if (vars.count(d.subject)) {
             value = d.subject;
         } else {
-            throw InputError(d.where, "argument '" + d.subject + "' (" + kv["type"] +
-                                          ") has no value: give `arg " + d.subject +
-                                          " value=...` in the launch, a parameter of that name, "
-                                          "or --set launch." +
-                                          d.subject + "=");
+            throw InputError(launch_where,
+                             "argument '" + d.subject + "' (" + kv["type"] +
+                                 ") has no value: give `arg " + d.subject +
+                                 " value=...` in the launch, a parameter of that name, "
+                                 "or --set launch." +
+                                 d.subject + "=");
         }
         UniformInit u = u0;
         u.bits = constant_bits(value, kv["type"], u.halves, vars, vwhere);
@@ -548,7 +556,7 @@ ResolvedLaunch resolve_launch(const LaunchText& text, const std::vector<std::str
             }
         }
     }
-    bind_arguments(text, over, vars, buffer_index, claim_uniform, r);
+    bind_arguments(text, over, vars, buffer_index, claim_uniform, launch->where, r);
     if (r.stack_bytes > 0) {
         BufferSpec s;
         s.name = "(stack)";

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -40,8 +41,14 @@ std::string read_text(const fs::path& p) {
 struct TempDir {
     fs::path path;
     TempDir() {
-        std::string tmpl = (fs::temp_directory_path() / "agxsim-clc-XXXXXX").string();
-        if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
+        std::error_code ec;
+        const fs::path tmp = fs::temp_directory_path(ec);
+        if (ec) throw InputError("TMPDIR", "no temporary directory: " + ec.message());
+        std::string tmpl = (tmp / "agxsim-clc-XXXXXX").string();
+        if (!mkdtemp(tmpl.data()))
+            throw InputError("TMPDIR", std::string("cannot create a temporary directory for the "
+                                                   "compiler: ") +
+                                           std::strerror(errno));
         path = tmpl;
     }
     ~TempDir() {
@@ -96,40 +103,18 @@ std::string strip_c_comments(const std::string& s) {
             while (i < s.size() && s[i] != '\n') ++i;
             out += '\n';
         } else if (s.compare(i, 2, "/*") == 0) {
+            // The comment's line breaks stay, so lines keep their numbers.
             const auto end = s.find("*/", i + 2);
-            i = end == std::string::npos ? s.size() : end + 1;
+            const std::size_t stop = end == std::string::npos ? s.size() : end + 2;
             out += ' ';
+            for (std::size_t j = i; j < stop; ++j)
+                if (s[j] == '\n') out += '\n';
+            i = stop - 1;
         } else {
             out += s[i];
         }
     }
     return out;
-}
-
-std::string scalar_type(const std::vector<std::string>& words) {
-    bool is_unsigned = false;
-    std::string base;
-    for (const auto& w : words) {
-        if (w == "unsigned")
-            is_unsigned = true;
-        else if (w == "signed" || w == "const" || w == "volatile" || w == "restrict" ||
-                 w == "__restrict" || w == "__private" || w == "private")
-            continue;
-        else
-            base = w;
-    }
-    static const std::map<std::string, std::string> types = {
-        {"float", "f32"},   {"half", "f16"},     {"char", "i8"},    {"uchar", "u8"},
-        {"short", "i16"},   {"ushort", "u16"},   {"int", "i32"},    {"uint", "u32"},
-        {"long", "i64"},    {"ulong", "u64"},    {"size_t", "u64"}, {"bool", "u8"},
-        {"int32_t", "i32"}, {"uint32_t", "u32"},
-    };
-    if (is_unsigned && base.empty()) base = "int";
-    auto it = types.find(base);
-    if (it == types.end()) return {};
-    std::string t = it->second;
-    if (is_unsigned && t[0] == 'i') t[0] = 'u';
-    return t;
 }
 
 // OpenCL.std extended instructions that Mesa's SPIR-V front end turns into
@@ -246,83 +231,85 @@ std::string compiler_version(const std::string& dir) {
     return "Mesa " + v.substr(5, comma - 5);
 }
 
-std::vector<std::pair<std::string, std::string>> kernel_argument_types(const std::string& source,
-                                                                       const std::string& kernel,
-                                                                       const std::string& where) {
-    const std::string s = strip_c_comments(source);
-    // `kernel void NAME(` or `__kernel void NAME(`, with attributes between.
-    // `void NAME(` whose declaration (since the last `;` or `}`) says kernel.
-    const std::regex decl("\\bvoid\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
-    const std::regex kernel_word("(^|[^A-Za-z0-9_])(__kernel|kernel)([^A-Za-z0-9_]|$)");
-    for (std::sregex_iterator it(s.begin(), s.end(), decl), end; it != end; ++it) {
-        if ((*it)[1].str() != kernel) continue;
-        const std::size_t at = static_cast<std::size_t>(it->position(0));
-        const std::size_t from = s.find_last_of(";}", at);
-        const std::string before = s.substr(from == std::string::npos ? 0 : from + 1,
-                                            at - (from == std::string::npos ? 0 : from + 1));
-        if (!std::regex_search(before, kernel_word)) continue;
-        std::size_t i = it->position(0) + it->length(0);
-        int depth = 1;
-        std::string params;
-        for (; i < s.size() && depth > 0; ++i) {
-            if (s[i] == '(') ++depth;
-            if (s[i] == ')' && --depth == 0) break;
-            params += s[i];
+std::vector<std::pair<std::string, std::string>> spirv_argument_types(const std::string& spv,
+                                                                      const std::string& kernel,
+                                                                      const std::string& where) {
+    if (spv.size() < 20 || spv.size() % 4 != 0)
+        throw InputError(where, "mesa_clc wrote no SPIR-V module");
+    std::vector<std::uint32_t> w(spv.size() / 4);
+    std::memcpy(w.data(), spv.data(), spv.size());
+    auto text = [&](std::size_t at, std::size_t words) {
+        const char* p = reinterpret_cast<const char*>(&w[at]);
+        return std::string(p, strnlen(p, words * 4));
+    };
+    // What a type id is: "pointer", "local pointer", a scalar type, or "".
+    std::map<std::uint32_t, std::string> types, names;
+    std::uint32_t entry = 0;
+    bool found = false;
+    std::vector<std::pair<std::string, std::string>> out;
+    bool in_entry = false;
+    for (std::size_t i = 5; i < w.size();) {
+        const std::uint32_t words = w[i] >> 16, op = w[i] & 0xffffu;
+        if (words == 0 || i + words > w.size()) break;
+        const auto arg = [&](std::size_t k) { return k < words ? w[i + k] : 0u; };
+        switch (op) {
+            case 5:  // OpName target "name"
+                if (words >= 3) names[arg(1)] = text(i + 2, words - 2);
+                break;
+            case 15:  // OpEntryPoint model function "name"
+                if (words >= 4 && text(i + 3, words - 3) == kernel) {
+                    entry = arg(2);
+                    found = true;
+                }
+                break;
+            case 20:  // OpTypeBool
+                types[arg(1)] = "u8";
+                break;
+            case 21:  // OpTypeInt id width signedness (OpenCL: no signedness)
+                types[arg(1)] = "i" + std::to_string(arg(2));
+                break;
+            case 22:  // OpTypeFloat id width
+                types[arg(1)] = "f" + std::to_string(arg(2));
+                break;
+            case 32:  // OpTypePointer id storage-class type
+                // CrossWorkgroup (global) and UniformConstant (constant) are
+                // device memory; Workgroup is local.
+                types[arg(1)] = arg(2) == 5 || arg(2) == 0 ? "pointer"
+                                : arg(2) == 4              ? "local pointer"
+                                                           : "";
+                break;
+            case 54:  // OpFunction type id control function-type
+                in_entry = found && arg(2) == entry;
+                break;
+            case 55:  // OpFunctionParameter type id
+                if (in_entry) {
+                    const auto name = names.count(arg(2)) ? names[arg(2)] : std::string();
+                    const auto type = types.count(arg(1)) ? types[arg(1)] : std::string();
+                    const std::string shown =
+                        name.empty() ? "#" + std::to_string(out.size()) : name;
+                    if (type == "local pointer")
+                        throw InputError(where, "kernel " + kernel + ": argument '" + shown +
+                                                    "' is a local pointer, which agxsim cannot "
+                                                    "bind (declare the threadgroup array inside "
+                                                    "the kernel)");
+                    if (type.empty() || type == "f64")
+                        throw InputError(where, "kernel " + kernel + ": argument '" + shown +
+                                                    "' is not a global or constant pointer or "
+                                                    "an integer or float scalar, which is what "
+                                                    "agxsim can bind");
+                    out.emplace_back(name, type);
+                }
+                break;
+            case 56:  // OpFunctionEnd
+                if (in_entry) return out;
+                break;
+            default:
+                break;
         }
-        std::vector<std::pair<std::string, std::string>> out;
-        std::vector<std::string> parts;
-        std::string cur;
-        depth = 0;
-        for (char c : params) {
-            if (c == '(') ++depth;
-            if (c == ')') --depth;
-            if (c == ',' && depth == 0) {
-                parts.push_back(cur);
-                cur.clear();
-            } else {
-                cur += c;
-            }
-        }
-        if (!cur.empty()) parts.push_back(cur);
-        for (const auto& p : parts) {
-            std::string t = p;
-            for (char& c : t)
-                if (c == '*' || c == '[' || c == ']') c = c == '*' ? ' ' : ' ';
-            std::istringstream words(t);
-            std::vector<std::string> w;
-            for (std::string x; words >> x;) w.push_back(x);
-            if (w.empty() || (w.size() == 1 && w[0] == "void")) continue;
-            const std::string name = w.back();
-            w.pop_back();
-            const bool pointer = p.find('*') != std::string::npos;
-            bool local = false, global = false;
-            for (const auto& x : w) {
-                if (x == "local" || x == "__local") local = true;
-                if (x == "global" || x == "__global" || x == "constant" || x == "__constant")
-                    global = true;
-            }
-            if (pointer && local)
-                throw InputError(where, "kernel " + kernel + ": argument '" + name +
-                                            "' is a local pointer, which agxsim cannot bind "
-                                            "(declare the threadgroup array inside the kernel)");
-            if (pointer) {
-                if (!global)
-                    throw InputError(where, "kernel " + kernel + ": argument '" + name +
-                                                "' is a pointer without global or constant");
-                out.emplace_back(name, "pointer");
-                continue;
-            }
-            const std::string type = scalar_type(w);
-            if (type.empty())
-                throw InputError(where, "kernel " + kernel + ": argument '" + name +
-                                            "' has type '" + p +
-                                            "', which agxsim cannot bind (pointers and "
-                                            "scalars only)");
-            out.emplace_back(name, type);
-        }
-        return out;
+        i += words;
     }
-    throw InputError(where, "no kernel named '" + kernel + "' is declared in the source");
+    if (!found) throw InputError(where, "the SPIR-V module has no kernel named '" + kernel + "'");
+    return out;
 }
 
 CompiledKernel read_asahi_output(const std::string& c_text, const std::string& h_text,
@@ -357,15 +344,23 @@ CompiledKernel read_asahi_output(const std::string& c_text, const std::string& h
         const unsigned count = (*it)[4].matched ? std::stoul((*it)[4].str()) : 1;
         const std::uint32_t size = bits / 8 * count;
         const std::string name = (*it)[2].str();
-        if (name.rfind("_pad", 0) != 0) k.arguments.push_back({name, "", offset, size});
+        if (name.rfind("_pad", 0) != 0) {
+            // Asahi aligns arguments to 16-bit uniform halves (arg_align_B = 2).
+            if (offset % 2 != 0)
+                throw InputError(where, "argument '" + name + "' of " + kernel +
+                                            " starts at an odd byte: not a layout Asahi makes");
+            k.arguments.push_back({name, "", offset, size});
+        }
         offset += size;
     }
 
     // The variant-0 G13G blob: `static const uint32_t NAME_0_g13g[N] = { 0x..., };`
-    const std::string array = kernel + "_0_g13g[";
-    const auto at = c_text.find(array);
-    if (at == std::string::npos)
+    // `NAME_0_g13g[`, with NAME whole (not the end of a longer name).
+    std::smatch array;
+    const std::regex array_re("(^|[^A-Za-z0-9_])" + kernel + "_0_g13g\\[");
+    if (!std::regex_search(c_text, array, array_re))
         throw InputError(where, "asahi_clc wrote no G13G binary for '" + kernel + "'");
+    const auto at = static_cast<std::size_t>(array.position(0));
     const auto open = c_text.find('{', at), close = c_text.find('}', at);
     std::vector<std::uint8_t> blob;
     std::istringstream words(c_text.substr(open + 1, close - open - 1));
@@ -389,7 +384,14 @@ CompiledKernel read_asahi_output(const std::string& c_text, const std::string& h
     k.push_count = le16(blob, 28);
     for (int d = 0; d < 3; ++d) k.workgroup[d] = le16(blob, 30 + 2 * d);
     k.local_bytes = le16(blob, 36);
-    if (kInfoBytes + binary_size > blob.size() || k.main_offset + k.main_size > binary_size)
+    if (k.workgroup[0] == 0 || k.workgroup[1] == 0 || k.workgroup[2] == 0)
+        throw InputError(where, "kernel " + kernel +
+                                    " needs __attribute__((reqd_work_group_size(X, Y, Z))): the "
+                                    "compiler sizes its code for one threadgroup shape");
+    if (kInfoBytes + std::uint64_t{binary_size} > blob.size() ||
+        std::uint64_t{k.main_offset} + k.main_size > binary_size ||
+        std::uint64_t{k.rodata_offset} + 2u * k.rodata_halves > binary_size ||
+        k.preamble_offset > binary_size)
         throw InputError(where, "asahi_clc's binary for '" + kernel + "' is inconsistent");
     k.binary.assign(blob.begin() + kInfoBytes, blob.begin() + kInfoBytes + binary_size);
     return k;
@@ -407,8 +409,8 @@ CompiledKernel compile_opencl(const CompileOptions& options) {
                          "scripts/setup-agx-compiler.sh` (or set AGXSIM_AGX_COMPILER_DIR)");
     TempDir tmp;
     const fs::path spv = tmp.path / "k.spv", h = tmp.path / "k.h", c = tmp.path / "k.c";
-    std::vector<std::string> clc = {"mesa_clc", "-o", spv.string(), fs::absolute(src).string(),
-                                    "--"};
+    // The source as given, so that the compiler's messages name it so.
+    std::vector<std::string> clc = {"mesa_clc", "-o", spv.string(), src, "--"};
     for (const auto& d : options.defines) clc.push_back(d);
     run_tool((fs::path(dir) / "bin" / "mesa_clc").string(), clc, tmp.path / "clc.log", src);
     if (const LibclcBuiltin* b = libclc_call(read_text(spv))) {
@@ -424,13 +426,13 @@ CompiledKernel compile_opencl(const CompileOptions& options) {
              {"asahi_clc", spv.string(), h.string(), c.string()}, tmp.path / "asahi.log", src);
     CompiledKernel k = read_asahi_output(read_text(c), read_text(h), options.kernel, src);
     k.source = src;
-    const auto types = kernel_argument_types(read_text(src), k.name, src);
+    const auto types = spirv_argument_types(read_text(spv), k.name, src);
     if (types.size() != k.arguments.size())
         throw InputError(
             src, "kernel " + k.name + ": the declaration has " + std::to_string(types.size()) +
                      " arguments, the compiler laid out " + std::to_string(k.arguments.size()));
     for (std::size_t i = 0; i < types.size(); ++i) {
-        if (types[i].first != k.arguments[i].name)
+        if (!types[i].first.empty() && types[i].first != k.arguments[i].name)
             throw InputError(src, "kernel " + k.name + ": argument " + std::to_string(i) + " is '" +
                                       types[i].first + "' in the source, '" + k.arguments[i].name +
                                       "' in the compiler's layout");

@@ -4,9 +4,10 @@
 // printed as C arrays). This file runs the tools and reads what they write:
 // per kernel a 44-byte agx_precompiled_kernel_info (Mesa's
 // src/asahi/compiler/agx_compile.h) then the binary; the kernel's argument
-// layout (Mesa's nir_precomp_derive_layout: arguments in order, naturally
-// aligned, from uniform half 0) and the argument types, read from the
-// kernel's declaration in the source.
+// layout (Mesa's nir_precomp_derive_layout, from the header asahi_clc
+// writes: arguments in order, naturally aligned and at least 2-byte aligned,
+// as Asahi asks, from uniform half 0) and the argument types, read from the
+// SPIR-V module.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,8 @@ struct CompileOptions {
 // One kernel argument: where it lands among the uniforms and what it is.
 struct CompiledArgument {
     std::string name;
-    // "pointer" (global or constant memory), or the scalar's element type:
-    // f32 f16 i8 u8 i16 u16 i32 u32 i64 u64.
+    // "pointer" (global or constant memory), or the scalar's type: f16 f32
+    // i8 i16 i32 i64 (from the SPIR-V, which keeps no signedness).
     std::string type;
     std::uint32_t offset_bytes = 0;  // from u0's first byte: uniform u(offset/4)
     std::uint32_t size_bytes = 0;
@@ -64,11 +65,13 @@ CompiledKernel compile_opencl(const CompileOptions& options);
 CompiledKernel read_asahi_output(const std::string& c_text, const std::string& h_text,
                                  const std::string& kernel, const std::string& where);
 
-// The kernel's argument types from its declaration in OpenCL C source:
-// name -> type as in CompiledArgument. Throws InputError for an argument
+// The kernel's argument names and types from mesa_clc's SPIR-V module
+// (`spv`, its bytes): name -> "pointer" (global or constant memory) or a
+// scalar type (f16 f32 i8 i16 i32 i64: OpenCL's SPIR-V has no signedness,
+// which a uniform's bits do not need). Throws InputError for an argument
 // agxsim cannot bind (a local pointer, an image, a struct by value).
-std::vector<std::pair<std::string, std::string>> kernel_argument_types(const std::string& source,
-                                                                       const std::string& kernel,
-                                                                       const std::string& where);
+std::vector<std::pair<std::string, std::string>> spirv_argument_types(const std::string& spv,
+                                                                      const std::string& kernel,
+                                                                      const std::string& where);
 
 }  // namespace agx::kernel

@@ -191,6 +191,10 @@ unsigned parse_instruction_operands(std::string_view text, const LineContext& at
         if (p.op.kind == OperandKind::Imm && spec.width_halves != 0)
             p.op.halves = spec.width_halves;
         if (p.op.kind == OperandKind::Imm && spec.width_halves == 0) p.op.halves = 2;
+        if (p.op.mods && spec.role == OperandRole::Dst)
+            fail(at, std::string(info.mnemonic) + " operand " + std::to_string(k + 1) + " '" +
+                         std::string(t.operands[k]) +
+                         "': '.abs' and '.neg' modify sources, not destinations");
         check_operand(p, spec, k + 1, t.operands[k], info, registers_halves, at);
         if (spec.role == OperandRole::Dst)
             out.dst[out.num_dst++] = p.op;

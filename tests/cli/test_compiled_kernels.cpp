@@ -108,7 +108,7 @@ TEST_CASE("a kernel that does not compile: the compiler's message with file and 
     const fs::path out = scratch() / "broken.agxk";
     auto r = agxsim("kernel compile " + src.string() + " -o " + out.string());
     CHECK(r.code == 2);
-    CHECK(r.err.find("broken.cl:3:") != std::string::npos);
+    CHECK(r.err.rfind("agxsim: " + src.string() + ":3:27: error:", 0) == 0);
     CHECK(r.err.find("undeclared_thing") != std::string::npos);
     CHECK(!fs::exists(out));
 }
@@ -120,7 +120,8 @@ TEST_CASE("launch mistakes for a compiled kernel are one line, exit 2") {
                                           "buffer y size=4*n\narg a value=1\n");
     auto r = agxsim("run " + cl("saxpy.cl") + " -q --launch " + no_buffer.string());
     CHECK(r.code == 2);
-    CHECK(r.err.find("argument 'x' is a pointer and no buffer 'x'") != std::string::npos);
+    CHECK(r.err.find("nb.launch:2: argument 'x' is a pointer and no buffer 'x'") !=
+          std::string::npos);
     const fs::path no_value = write_file("nv.launch",
                                          "param n=64\nlaunch grid=n\nbuffer x size=4*n\n"
                                          "buffer y size=4*n\n");
@@ -141,6 +142,24 @@ TEST_CASE("launch mistakes for a compiled kernel are one line, exit 2") {
     r = agxsim("run " + cl("saxpy.cl") + " -q --launch " + typo.string());
     CHECK(r.code == 2);
     CHECK(r.err.find("the kernel has no argument 'b'") != std::string::npos);
+    // A pointer takes a buffer, not a value.
+    const fs::path ok = write_file("ok.launch",
+                                   "param n=64\nlaunch grid=n\nbuffer x size=4*n\n"
+                                   "buffer y size=4*n\narg a value=1\n");
+    r = agxsim("run " + cl("saxpy.cl") + " -q --launch " + ok.string() + " --set launch.x=5");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--set launch.x: argument 'x' is a pointer") != std::string::npos);
+}
+
+TEST_CASE("a kernel without reqd_work_group_size is refused, naming the attribute") {
+    need_compiler();
+    const fs::path src = write_file("nosize.cl",
+                                    "kernel void nosize(global float *y) {\n"
+                                    "    y[get_global_id(0)] = 1.0f;\n"
+                                    "}\n");
+    auto r = agxsim("kernel compile " + src.string());
+    CHECK(r.code == 2);
+    CHECK(r.err.find("needs __attribute__((reqd_work_group_size(X, Y, Z)))") != std::string::npos);
 }
 
 TEST_CASE("a full-precision builtin is refused with its line and its native_ form, exit 2") {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -70,25 +71,60 @@ TEST_CASE("opencl compile: the compiler's header and argument layout are read") 
                       "k.cl: the source has no kernel named 'other'");
 }
 
-TEST_CASE("opencl compile: argument types come from the kernel's declaration") {
-    const std::string src =
-        "// kernel void decoy(int x)\n"
-        "kernel __attribute__((reqd_work_group_size(32, 1, 1)))\n"
-        "void k(global float *out, const uint n, __constant int *in, unsigned short s, half h)\n"
-        "{ }\n";
-    const auto t = kernel_argument_types(src, "k", "k.cl");
-    REQUIRE(t.size() == 5);
+// A SPIR-V module: the header, then instructions (words << 16 | opcode).
+struct Spirv {
+    std::vector<std::uint32_t> w = {0x07230203, 0x00010000, 0, 100, 0};
+    void op(std::uint16_t code, std::vector<std::uint32_t> args) {
+        w.push_back(static_cast<std::uint32_t>(args.size() + 1) << 16 | code);
+        w.insert(w.end(), args.begin(), args.end());
+    }
+    // A literal string as words, NUL-terminated.
+    static std::vector<std::uint32_t> str(const std::string& s) {
+        std::vector<std::uint32_t> out((s.size() + 4) / 4, 0);
+        std::memcpy(out.data(), s.data(), s.size());
+        return out;
+    }
+    void named(std::uint16_t code, std::vector<std::uint32_t> head, const std::string& s) {
+        for (auto x : str(s)) head.push_back(x);
+        op(code, head);
+    }
+    std::string bytes() const {
+        return std::string(reinterpret_cast<const char*>(w.data()), w.size() * 4);
+    }
+};
+
+TEST_CASE("opencl compile: argument names and types come from the SPIR-V module") {
+    Spirv m;
+    m.named(15, {6, 1}, "k");  // OpEntryPoint Kernel %1 "k"
+    m.named(5, {10}, "out");   // OpName
+    m.named(5, {11}, "n");
+    m.named(5, {12}, "x");
+    m.op(22, {2, 32});       // %2 = f32
+    m.op(21, {3, 32, 0});    // %3 = i32
+    m.op(32, {4, 5, 2});     // %4 = global f32*
+    m.op(54, {7, 1, 0, 8});  // OpFunction %1
+    m.op(55, {4, 10});       // out: global pointer
+    m.op(55, {3, 11});       // n: i32
+    m.op(55, {2, 12});       // x: f32
+    m.op(56, {});
+    const auto t = spirv_argument_types(m.bytes(), "k", "k.cl");
+    REQUIRE(t.size() == 3);
     CHECK(t[0] == std::make_pair(std::string("out"), std::string("pointer")));
-    CHECK(t[1].second == "u32");
-    CHECK(t[2].second == "pointer");
-    CHECK(t[3].second == "u16");
-    CHECK(t[4].second == "f16");
-    CHECK_THROWS_WITH(kernel_argument_types("kernel void k(local float *tile) {}", "k", "k.cl"),
+    CHECK(t[1] == std::make_pair(std::string("n"), std::string("i32")));
+    CHECK(t[2] == std::make_pair(std::string("x"), std::string("f32")));
+    CHECK_THROWS_WITH(spirv_argument_types(m.bytes(), "other", "k.cl"),
+                      "k.cl: the SPIR-V module has no kernel named 'other'");
+
+    Spirv local;
+    local.named(15, {6, 1}, "k");
+    local.named(5, {10}, "tile");
+    local.op(22, {2, 32});
+    local.op(32, {4, 4, 2});  // Workgroup: a local pointer
+    local.op(54, {7, 1, 0, 8});
+    local.op(55, {4, 10});
+    local.op(56, {});
+    CHECK_THROWS_WITH(spirv_argument_types(local.bytes(), "k", "k.cl"),
                       Catch::Contains("argument 'tile' is a local pointer"));
-    CHECK_THROWS_WITH(kernel_argument_types("kernel void k(float4 v) {}", "k", "k.cl"),
-                      Catch::Contains("argument 'v' has type"));
-    CHECK_THROWS_WITH(kernel_argument_types("void k(int x) {}", "k", "k.cl"),
-                      "k.cl: no kernel named 'k' is declared in the source");
 }
 
 TEST_CASE("opencl compile: a binary with an unknown encoding names the offset and bytes") {
