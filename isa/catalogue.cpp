@@ -82,9 +82,6 @@ OperandSpec base64() {
     return optional(src(4));
 }
 // Threadgroup memory is addressed by a 32-bit byte base plus an index.
-OperandSpec base32() {
-    return optional(src(2));
-}
 OperandSpec offset32() {
     return optional(src(2));
 }
