@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
-#include <utility>
 
 #include "isa/agx_decode.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/kernel/applegpu_import.hpp"
+#include "sim/kernel/launch_spec.hpp"
 
 namespace agx::kernel {
 
@@ -26,24 +26,6 @@ std::string uniform_name(unsigned first_half, unsigned halves) {
     if (halves >= 4) return "u" + std::to_string(u) + "_u" + std::to_string(u + 1);
     if (halves == 2) return "u" + std::to_string(u);
     return "u" + std::to_string(u) + (first_half % 2 ? "h" : "l");
-}
-
-// The 16-bit halves a uniform as the importer reports it covers: u4 is
-// (8, 2), u4h (9, 1), u4_u5 (8, 4); (0, 0) for anything else.
-std::pair<unsigned, unsigned> uniform_halves(const std::string& u) {
-    unsigned a = 0, b = 0;
-    char half = 0;
-    int used = 0;
-    if (std::sscanf(u.c_str(), "u%u_u%u%n", &a, &b, &used) == 2 &&
-        static_cast<std::size_t>(used) == u.size())
-        return {2 * a, 4};
-    if (std::sscanf(u.c_str(), "u%u%c%n", &a, &half, &used) == 2 &&
-        static_cast<std::size_t>(used) == u.size() && (half == 'l' || half == 'h'))
-        return {2 * a + (half == 'h' ? 1 : 0), 1};
-    if (std::sscanf(u.c_str(), "u%u%n", &a, &used) == 1 &&
-        static_cast<std::size_t>(used) == u.size())
-        return {2 * a, 2};
-    return {0, 0};
 }
 
 // The uniform halves a preamble's uniform_store writes: FMT (i16, i32),
@@ -122,11 +104,11 @@ std::string compiled_kernel_text(const CompiledKernel& k, const std::string& com
     for (unsigned h = k.rodata_base_half; h < k.rodata_base_half + k.rodata_halves; ++h)
         if (h < filled.size()) filled[h] = true;
     auto check_uniforms = [&](const ImportedCode& code, const std::string& part) {
-        for (const auto& u : code.uniforms) {
-            const auto [first, count] = uniform_halves(u);
-            for (unsigned h = first; h < first + count; ++h)
+        for (const auto& name : code.uniforms) {
+            const UniformInit u = parse_uniform(name, where);
+            for (unsigned h = u.first_half; h < u.first_half + u.halves; ++h)
                 if (h >= filled.size() || !filled[h])
-                    throw InputError(where, "the " + part + " reads " + u +
+                    throw InputError(where, "the " + part + " reads " + name +
                                                 ", which no argument, constant or preamble "
                                                 "fills (a value the driver pushes, which agxsim "
                                                 "does not model)");

@@ -186,10 +186,6 @@ bool is_float_cmp(Sem s) {
     return s == Sem::IfFcmp || s == Sem::ElseFcmp || s == Sem::WhileFcmp || s == Sem::Fcmpsel16 ||
            s == Sem::Fcmpsel32 || s == Sem::FcmpBallot;
 }
-bool is_stack_op(Sem s) {
-    return s == Sem::IfIcmp || s == Sem::IfFcmp || s == Sem::ElseIcmp || s == Sem::ElseFcmp ||
-           s == Sem::WhileIcmp || s == Sem::WhileFcmp;
-}
 bool is_branch(Sem s) {
     return s == Sem::JmpExecAny || s == Sem::JmpExecNone || s == Sem::Call;
 }
@@ -705,6 +701,11 @@ KernelInstruction decode(const CodeLine& cl, const std::string& path, const Read
 }
 
 }  // namespace
+
+bool is_stack_op(Sem s) {
+    return s == Sem::IfIcmp || s == Sem::IfFcmp || s == Sem::ElseIcmp || s == Sem::ElseFcmp ||
+           s == Sem::WhileIcmp || s == Sem::WhileFcmp;
+}
 
 bool is_special_register(std::uint32_t n) {
     switch (n) {

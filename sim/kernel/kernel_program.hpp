@@ -200,6 +200,9 @@ enum class SpecialRegister : std::uint8_t {
     ThreadPositionInGridZ = 82,
 };
 bool is_special_register(std::uint32_t n);
+// The execution-mask stack's if/else/while (which read and write r0l, as
+// pop_exec does).
+bool is_stack_op(Sem s);
 
 struct KernelInstruction {
     Instruction in;  // operands, pc, source line, wait slot; mem.bytes_per_lane for memory

@@ -127,7 +127,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
     }
 }
 
-// "u4", "u4l", "u4h", "u0_u1": a uniform register or a 64-bit pair.
+}  // namespace
+
 UniformInit parse_uniform(const std::string& text, const std::string& where) {
     auto bad = [&](const std::string& why) {
         throw InputError(where, "bad uniform '" + text + "': " + why);
@@ -166,6 +167,8 @@ UniformInit parse_uniform(const std::string& text, const std::string& where) {
     u.halves = 4;
     return u;
 }
+
+namespace {
 
 // A constant's bits: `value` in the element type `type`, which must fit the
 // uniform's width.

@@ -66,6 +66,11 @@ struct ResolvedLaunch {
     }
 };
 
+// "u4", "u4l", "u4h", "u0_u1": a uniform register or a 64-bit pair, as its
+// first 16-bit half and width (bits left 0). Throws InputError naming
+// `where` for anything else.
+UniformInit parse_uniform(const std::string& text, const std::string& where);
+
 // `overrides`: "KEY=VALUE" from `--set launch.KEY=VALUE` (KEY a launch key
 // or a declared parameter). Throws InputError naming the directive's
 // file and line, or the override, and the reason.

@@ -19,21 +19,6 @@ Halves halves_of(const Operand& o) {
     return h;
 }
 
-bool uses_r0l(Sem s) {
-    switch (s) {
-        case Sem::IfIcmp:
-        case Sem::IfFcmp:
-        case Sem::ElseIcmp:
-        case Sem::ElseFcmp:
-        case Sem::WhileIcmp:
-        case Sem::WhileFcmp:
-        case Sem::PopExec:
-            return true;
-        default:
-            return false;
-    }
-}
-
 // The instructions control may reach after `i`.
 std::vector<std::size_t> successors(const KernelProgram& p, std::size_t i,
                                     const std::vector<std::size_t>& return_points) {
@@ -88,7 +73,7 @@ unsigned infer_discard_hints(KernelProgram& p) {
         for (unsigned d = 0; d < in.num_dst; ++d) writes[i] |= halves_of(in.dst[d]);
         // Implicit operands: the stack instructions read and write r0l, call
         // writes the link register r1, ret reads it.
-        if (uses_r0l(p.code[i].sem)) reads[i].set(0);
+        if (is_stack_op(p.code[i].sem) || p.code[i].sem == Sem::PopExec) reads[i].set(0);
         if (p.code[i].sem == Sem::Call) writes[i] |= Halves(0xc);
     }
     // Live after each instruction, to a fixed point (backwards).

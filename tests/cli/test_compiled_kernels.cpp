@@ -21,33 +21,14 @@ using namespace agx_test;
 
 namespace {
 
-void need_compiler() {
-    if (!agx::kernel::find_compiler_dir().empty()) return;
-    std::cout << "agxsim-skip: Mesa's AGX compiler is not built here (bash "
-                 "scripts/setup-agx-compiler.sh builds it)\n";
-    std::exit(77);
-}
-
 std::string cl(const std::string& name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/kernels/cl/" + name;
-}
-
-template <class T>
-std::vector<T> read_npy(const fs::path& p) {
-    const std::string bytes = slurp(p);
-    REQUIRE(bytes.size() >= 10);
-    REQUIRE(bytes.compare(0, 6, "\x93NUMPY") == 0);
-    const std::size_t header =
-        10 + static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
-    std::vector<T> out((bytes.size() - header) / sizeof(T));
-    std::memcpy(out.data(), bytes.data() + header, bytes.size() - header);
-    return out;
 }
 
 }  // namespace
 
 TEST_CASE("run saxpy.cl --dump y=y.npy: the compiled kernel gives y = a*x+y bit for bit") {
-    need_compiler();
+    agx::test::need_compiler();
     // The buffers' initial contents, as the launch fills them.
     agx::kernel::KernelWorkload hand(agx::kernel::load_kernel(
         std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk", "", {}));
@@ -57,13 +38,13 @@ TEST_CASE("run saxpy.cl --dump y=y.npy: the compiled kernel gives y = a*x+y bit 
     auto r = agxsim("run " + cl("saxpy.cl") + " --config m1 --dump y=" + y.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
-    const auto out = read_npy<float>(y);
+    const auto out = agx::test::npy_values<float>(y.string(), agx::kernel::ElementType::F32);
     REQUIRE(out.size() == x.size());
     for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == std::fma(2.5f, x[i], y0[i]));
 }
 
 TEST_CASE("kernel compile writes a kernel that keeps the compiler's arguments and code") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path k = scratch() / "saxpy.agxk";
     auto r = agxsim("kernel compile " + cl("saxpy.cl") + " -o " + k.string());
     INFO(r.err);
@@ -81,7 +62,7 @@ TEST_CASE("kernel compile writes a kernel that keeps the compiler's arguments an
 }
 
 TEST_CASE("a scalar argument takes --set launch.NAME=") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path y = scratch() / "y.npy";
     const fs::path launch = write_file("s.launch",
                                        "param n=64\n"
@@ -93,13 +74,13 @@ TEST_CASE("a scalar argument takes --set launch.NAME=") {
                     " --set launch.a=-3 --dump y=" + y.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
-    const auto out = read_npy<float>(y);
+    const auto out = agx::test::npy_values<float>(y.string(), agx::kernel::ElementType::F32);
     REQUIRE(out.size() == 64);
     for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == -3.0f * i + 1.0f);
 }
 
 TEST_CASE("a kernel that does not compile: the compiler's message with file and line, exit 2") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path src = write_file("broken.cl",
                                     "kernel __attribute__((reqd_work_group_size(64, 1, 1)))\n"
                                     "void broken(global float *y) {\n"
@@ -114,7 +95,7 @@ TEST_CASE("a kernel that does not compile: the compiler's message with file and 
 }
 
 TEST_CASE("launch mistakes for a compiled kernel are one line, exit 2") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path no_buffer = write_file("nb.launch",
                                           "param n=64\nlaunch grid=n\n"
                                           "buffer y size=4*n\narg a value=1\n");
@@ -152,7 +133,7 @@ TEST_CASE("launch mistakes for a compiled kernel are one line, exit 2") {
 }
 
 TEST_CASE("a kernel without reqd_work_group_size is refused, naming the attribute") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path src = write_file("nosize.cl",
                                     "kernel void nosize(global float *y) {\n"
                                     "    y[get_global_id(0)] = 1.0f;\n"
@@ -163,7 +144,7 @@ TEST_CASE("a kernel without reqd_work_group_size is refused, naming the attribut
 }
 
 TEST_CASE("a full-precision builtin is refused with its line and its native_ form, exit 2") {
-    need_compiler();
+    agx::test::need_compiler();
     const fs::path src = write_file("full.cl",
                                     "kernel __attribute__((reqd_work_group_size(32, 1, 1)))\n"
                                     "void full(global float *x) {\n"
@@ -179,7 +160,7 @@ TEST_CASE("a full-precision builtin is refused with its line and its native_ for
 }
 
 TEST_CASE("traces/KERNEL.md's compiled saxpy is what kernel compile writes") {
-    need_compiler();
+    agx::test::need_compiler();
     const auto r = agxsim("kernel compile " + cl("saxpy.cl"));
     REQUIRE(r.code == 0);
     // The compile's statements (directives and instructions), comments dropped.
@@ -206,7 +187,7 @@ TEST_CASE("traces/KERNEL.md's compiled saxpy is what kernel compile writes") {
 }
 
 TEST_CASE("bench/compiled_ffma_ilp4.agxk is what kernel compile makes of its source") {
-    need_compiler();
+    agx::test::need_compiler();
     const auto r =
         agxsim("kernel compile " + std::string(AGX_SOURCE_DIR) + "/bench/compiled_ffma_ilp4.cl");
     REQUIRE(r.code == 0);

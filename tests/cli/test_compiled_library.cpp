@@ -24,17 +24,11 @@
 
 #include "sim/kernel/opencl_compile.hpp"
 #include "tests/cli/cli_run.hpp"
+#include "tests/kernel_support.hpp"
 
 using namespace agx_test;
 
 namespace {
-
-void need_compiler() {
-    if (!agx::kernel::find_compiler_dir().empty()) return;
-    std::cout << "agxsim-skip: Mesa's AGX compiler is not built here (bash "
-                 "scripts/setup-agx-compiler.sh builds it)\n";
-    std::exit(77);
-}
 
 std::string kernels_dir() {
     return std::string(AGX_SOURCE_DIR) + "/traces/kernels/";
@@ -139,7 +133,7 @@ void compare_buffers_with(const std::string& name, const std::string& tag) {
 }
 
 void check_twin(const std::string& name) {
-    need_compiler();
+    agx::test::need_compiler();
     const std::string hand_path = kernels_dir() + name + ".agxk";
     const std::string cl_path = kernels_dir() + "cl/" + name + ".cl";
     const Run hand = run(hand_path, name, "hand");

@@ -22,21 +22,6 @@ std::string kernel(const std::string& name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
 }
 
-// The data of a one-dimensional .npy file of `T` (the writer's own format:
-// version 1.0, header padded to 64 bytes).
-template <class T>
-std::vector<T> read_npy(const fs::path& p) {
-    const std::string bytes = slurp(p);
-    REQUIRE(bytes.size() >= 10);
-    REQUIRE(bytes.compare(0, 6, "\x93NUMPY") == 0);
-    const std::size_t header =
-        10 + static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
-    REQUIRE((bytes.size() - header) % sizeof(T) == 0);
-    std::vector<T> out((bytes.size() - header) / sizeof(T));
-    std::memcpy(out.data(), bytes.data() + header, bytes.size() - header);
-    return out;
-}
-
 std::uint64_t cycles_of(const fs::path& stats) {
     return nlohmann::json::parse(slurp(stats)).at("cycles").get<std::uint64_t>();
 }
@@ -52,7 +37,7 @@ TEST_CASE("run saxpy --dump y=y.npy: y equals a*x+y") {
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(r.out.find("cycles") != std::string::npos);
-    const auto out = read_npy<float>(y);
+    const auto out = agx::test::npy_values<float>(y.string(), agx::kernel::ElementType::F32);
     REQUIRE(out.size() == x.size());
     for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == std::fma(2.5f, x[i], y0[i]));
 }

@@ -3,35 +3,12 @@
 // loads (sim/kernel/applegpu_import.hpp promises it), given a launch that
 // declares the registers and binds the uniforms the import reports.
 #include <algorithm>
-#include <cstdio>
 #include <set>
-#include <utility>
 
 #include "sim/kernel/applegpu_import.hpp"
 #include "sim/kernel/kernel_program.hpp"
+#include "sim/kernel/launch_spec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
-
-namespace {
-
-// The 16-bit halves a uniform as the import reports it covers: u4 is
-// (8, 2), u4h (9, 1), u4_u5 (8, 4); (0, 0) for anything else.
-std::pair<unsigned, unsigned> uniform_halves(const std::string& u) {
-    unsigned a = 0, b = 0;
-    char half = 0;
-    int used = 0;
-    if (std::sscanf(u.c_str(), "u%u_u%u%n", &a, &b, &used) == 2 &&
-        static_cast<std::size_t>(used) == u.size())
-        return {2 * a, 4};
-    if (std::sscanf(u.c_str(), "u%u%c%n", &a, &half, &used) == 2 &&
-        static_cast<std::size_t>(used) == u.size() && (half == 'l' || half == 'h'))
-        return {2 * a + (half == 'h' ? 1 : 0), 1};
-    if (std::sscanf(u.c_str(), "u%u%n", &a, &used) == 1 &&
-        static_cast<std::size_t>(used) == u.size())
-        return {2 * a, 2};
-    return {0, 0};
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace agx_fuzz;
@@ -50,7 +27,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                          "\nbuffer b size=65536\n";
     std::set<unsigned> taken;
     for (const std::string& u : k.uniforms) {
-        const auto [first, count] = uniform_halves(u);
+        // Its halves, or (0, 0) for a name the launch cannot bind.
+        unsigned first = 0, count = 0;
+        try {
+            const agx::kernel::UniformInit init = agx::kernel::parse_uniform(u, "");
+            first = init.first_half;
+            count = init.halves;
+        } catch (const agx::InputError&) {
+        }
         bool overlaps = false;
         for (unsigned h = first; h < first + count; ++h) overlaps = overlaps || taken.count(h);
         if (count == 0 || overlaps) continue;

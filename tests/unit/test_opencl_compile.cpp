@@ -81,7 +81,8 @@ struct Spirv {
     // A literal string as words, NUL-terminated.
     static std::vector<std::uint32_t> str(const std::string& s) {
         std::vector<std::uint32_t> out((s.size() + 4) / 4, 0);
-        std::memcpy(out.data(), s.data(), s.size());
+        for (std::size_t i = 0; i < s.size(); ++i)
+            out[i / 4] |= std::uint32_t{static_cast<unsigned char>(s[i])} << (8 * (i % 4));
         return out;
     }
     void named(std::uint16_t code, std::vector<std::uint32_t> head, const std::string& s) {
