@@ -1,6 +1,7 @@
 // `agxsim validate`: run every benchmark the measurement files name on a
 // machine and compare with the hardware.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -24,28 +25,84 @@ struct ValidateArgs {
     std::vector<std::string> measurements;
     std::string report;
     std::string only;
+    std::string chip;  // the measured chip whose figures to compare with ("": chosen)
     unsigned jobs = 0;
     bool summary_only = false;
     bool strict = false;
 };
 
+// The family a shipped config gives a measured chip ("" when none is shipped).
+std::string family_of(const std::string& chip) {
+    try {
+        return load_config(chip, {}).family;
+    } catch (const std::exception&) {
+        return "";
+    }
+}
+
+// Which measured chips' figures a config is compared with, and the words
+// that say so: the one --chip names; else the config's own chip; else the
+// chips of its family; else every chip in the files.
+std::pair<std::set<std::string>, std::string> chips_to_compare(
+    const MachineConfig& cfg, const std::string& chip, const std::set<std::string>& seen,
+    const std::vector<std::string>& files) {
+    auto list = [](const std::set<std::string>& chips) {
+        std::string s;
+        for (const auto& c : chips) s += (s.empty() ? "" : ", ") + c;
+        return s;
+    };
+    if (!chip.empty()) {
+        if (!seen.count(chip))
+            throw InputError(files.front(), "--chip " + chip +
+                                                ": the files hold no figures for it (they hold: " +
+                                                (seen.empty() ? "none" : list(seen)) + ")");
+        return {{chip}, "the figures measured on " + chip + " (--chip)"};
+    }
+    if (seen.count(cfg.name)) return {{cfg.name}, "its own chip's figures (" + cfg.name + ")"};
+    std::set<std::string> family;
+    for (const auto& c : seen)
+        if (family_of(c) == cfg.family) family.insert(c);
+    if (!family.empty())
+        return {family, "the figures of its family, " + cfg.family + ": " + list(family) +
+                            " (no figures for '" + cfg.name + "'; --chip picks one chip)"};
+    if (seen.empty()) throw InputError(files.front(), "the files hold no figures");
+    return {seen, "every chip's figures: " + list(seen) + " (none for '" + cfg.name +
+                      "' or its family " + cfg.family + "; --chip picks one chip)"};
+}
+
 int validate(const ValidateArgs& args) {
     using namespace agx::validation;
     const MachineConfig cfg = load_config(args.config, args.overrides);
 
+    std::vector<MeasurementFile> files;
+    std::set<std::string> chips_seen;
+    for (const auto& path : args.measurements) {
+        files.push_back(read_measurements(path));
+        for (const auto& m : files.back().records) chips_seen.insert(m.chip);
+    }
+    const auto [chips, how] = chips_to_compare(cfg, args.chip, chips_seen, args.measurements);
+    std::cout << "agxsim validate: config " << cfg.name << " (" << cfg.family << ", "
+              << cfg.clock_ghz << " GHz) against " << how << "\n";
+
     ValidationReport report;
     report.config = cfg.name;
     const auto fitted = fitted_figures(cfg.sources);
-    std::set<std::string> chips_seen;
-    for (const auto& path : args.measurements) {
-        const MeasurementFile file = read_measurements(path);
-        for (const auto& m : file.records) {
-            chips_seen.insert(m.chip);
-            if (m.chip != cfg.name) continue;
+    bool converted = false;
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const std::string& path = args.measurements[f];
+        for (auto m : files[f].records) {
+            if (!chips.count(m.chip)) continue;
             if (!args.only.empty() && m.id.find(args.only) == std::string::npos) continue;
+            // A latency in cycles is a time: measured on another clock, it is
+            // this config's cycles of the same time.
+            if (m.kind == FigureKind::MemoryLatency && m.value && m.clock_ghz > 0 &&
+                std::fabs(m.clock_ghz - cfg.clock_ghz) > 1e-9) {
+                m.value = *m.value * cfg.clock_ghz / m.clock_ghz;
+                converted = true;
+            }
             ValidationRow row{m, {}, false, false, "", "", "", 0.0};
             row.unsupported = unsupported_reason(m.benchmark);
-            if (const auto f = fitted.find(m.id); f != fitted.end()) row.fitted = f->second;
+            if (const auto fit = fitted.find(m.id); fit != fitted.end()) row.fitted = fit->second;
             if (!row.unsupported.empty() && args.strict)
                 throw InputError(path + ": " + m.id,
                                  row.unsupported.substr(row.unsupported.find(": ") + 2) +
@@ -53,11 +110,14 @@ int validate(const ValidateArgs& args) {
             report.rows.push_back(std::move(row));
         }
     }
+    if (converted)
+        std::cout << "  latencies measured in cycles of another clock are shown in cycles of "
+                  << cfg.clock_ghz << " GHz (the same time)\n";
     if (report.rows.empty()) {
         std::string have;
         for (const auto& c : chips_seen) have += (have.empty() ? "" : ", ") + c;
         throw InputError(args.measurements.front(),
-                         "no figures for chip '" + cfg.name + "'" +
+                         "no figures for chip '" + *chips.begin() + "'" +
                              (args.only.empty() ? "" : " matching '" + args.only + "'") +
                              " (the files hold: " + (have.empty() ? "none" : have) + ")");
     }
@@ -126,6 +186,9 @@ void add_validate_command(CLI::App& app, Action& action) {
     cmd->add_option("--set", args->overrides,
                     "Override a config value: path.to.key=value (repeatable)");
     cmd->add_option("--only", args->only, "Only the figures whose id contains this text");
+    cmd->add_option("--chip", args->chip,
+                    "Compare with the figures measured on this chip (default: the config's "
+                    "own, else its family's, else every chip's; the first line says which)");
     cmd->add_option("-j,--jobs", args->jobs, "Simulations at once (default: the host's cores)");
     cmd->add_flag("--strict", args->strict,
                   "Refuse a file with a row the model cannot simulate (default: list such rows and "

@@ -13,15 +13,26 @@
 
 namespace agx::config_detail {
 
+// A core's cache counts in core cycles; a shared level (L2, SLC) keeps its
+// own time, so that a GPU clock change leaves it be.
 template <class Cache, class Visit>
-void visit_cache(const std::string& at, Cache& c, Visit& v) {
+void visit_cache(const std::string& at, Cache& c, Visit& v, bool shared) {
     v(at + ".size_bytes", c.size_bytes);
     v(at + ".line_bytes", c.line_bytes);
     v(at + ".associativity", c.associativity);
-    v(at + ".hit_latency_cycles", c.hit_latency_cycles);
-    v(at + ".bytes_per_cycle", c.bytes_per_cycle);
+    if (shared) {
+        v(at + ".hit_latency_ns", c.hit_latency_ns);
+        v(at + ".bytes_per_ns", c.bytes_per_ns);
+    } else {
+        v(at + ".hit_latency_cycles", c.hit_latency_cycles);
+        v(at + ".bytes_per_cycle", c.bytes_per_cycle);
+    }
     v(at + ".mshrs", c.mshrs);
     v(at + ".replacement", c.replacement);
+    v(at + ".set_index", c.set_index);
+    v(at + ".set_hash_bits", c.set_hash_bits);
+    // Only the core's caches prefetch: the shared levels have no prefetcher.
+    if (!shared) v(at + ".prefetch_lines", c.prefetch_lines);
 }
 
 // Calls v(path, member) for every leaf, in file order. `Config` is
@@ -63,12 +74,9 @@ void visit_fields(Config& c, Visit&& v) {
     v("core.register_cache.forwarding", k.register_cache.forwarding);
     v("core.register_cache.write_latency", k.register_cache.write_latency);
     v("core.register_cache.file_third_source_delay", k.register_cache.file_third_source_delay);
-    // Only the core's caches prefetch: the shared levels have no prefetcher.
-    visit_cache("core.l1d", k.l1d, v);
-    v("core.l1d.prefetch_lines", k.l1d.prefetch_lines);
+    visit_cache("core.l1d", k.l1d, v, false);
     v("core.l1d.write_policy", k.l1d.write_policy);
-    visit_cache("core.icache", k.icache, v);
-    v("core.icache.prefetch_lines", k.icache.prefetch_lines);
+    visit_cache("core.icache", k.icache, v, false);
     for (auto& [cls, t] : k.timing) {
         v("core.timing." + cls + ".issue_interval", t.issue_interval);
         v("core.timing." + cls + ".dispatch_cycles", t.dispatch_cycles);
@@ -76,8 +84,8 @@ void visit_fields(Config& c, Visit&& v) {
     }
 
     auto& m = c.memory;
-    visit_cache("memory.l2", m.l2, v);
-    visit_cache("memory.slc", m.slc, v);
+    visit_cache("memory.l2", m.l2, v, true);
+    visit_cache("memory.slc", m.slc, v, true);
     v("memory.dram.channels", m.dram.channels);
     v("memory.dram.bus_width_bits", m.dram.bus_width_bits);
     v("memory.dram.data_rate_mtps", m.dram.data_rate_mtps);
@@ -86,6 +94,8 @@ void visit_fields(Config& c, Visit&& v) {
     v("memory.dram.row_bytes", m.dram.row_bytes);
     v("memory.dram.row_miss_ns", m.dram.row_miss_ns);
     v("memory.dram.efficiency", m.dram.efficiency);
+    v("memory.dram.address_mapping", m.dram.address_mapping);
+    v("memory.dram.hash_bits", m.dram.hash_bits);
 }
 
 // A MachineConfig whose timing table holds every catalogue class (zeroed), so

@@ -46,6 +46,12 @@ class Checker {
     void at_least(const std::string& key, u64 v, u64 min) {
         if (v < min) fail(key, "out of range: " + str(v) + " (must be at least " + str(min) + ")");
     }
+    // A finite real within [min, max], for figures in time.
+    void within_real(const std::string& key, double v, double min, double max, const char* unit) {
+        if (!(std::isfinite(v) && v >= min && v <= max))
+            fail(key, "out of range: " + number(v) + " (must be " + number(min) + " to " +
+                          number(max) + " " + unit + ")");
+    }
     void within(const std::string& key, u64 v, u64 min, u64 max) {
         if (v < min || v > max)
             fail(key,
@@ -96,9 +102,17 @@ void check_cache(Checker& c, const std::string& at, const CacheConfig& k, bool t
                       shape);
     // Latencies and rates: what a cache can physically take or move in a
     // cycle, far beyond any real one, never zero.
-    c.within(at + ".hit_latency_cycles", k.hit_latency_cycles, 1, 65536);
-    c.within(at + ".bytes_per_cycle", k.bytes_per_cycle, 1, 4096);
+    // A shared level keeps its own time (ns, GB/s); a core's cache, core cycles.
+    if (at.rfind("memory.", 0) == 0) {
+        c.within_real(at + ".hit_latency_ns", k.hit_latency_ns, 0.1, 50000, "ns");
+        c.within_real(at + ".bytes_per_ns", k.bytes_per_ns, 0.1, 10000, "bytes per ns");
+    } else {
+        c.within(at + ".hit_latency_cycles", k.hit_latency_cycles, 1, 65536);
+        c.within(at + ".bytes_per_cycle", k.bytes_per_cycle, 1, 4096);
+    }
     c.within(at + ".mshrs", k.mshrs, takes_misses ? 1 : 0, 4096);
+    // Bits folded into the set index: beyond 48 they are past any address.
+    c.within(at + ".set_hash_bits", k.set_hash_bits, 0, 48);
     if (at.rfind("core.", 0) == 0) c.within(at + ".prefetch_lines", k.prefetch_lines, 0, 64);
 }
 
@@ -273,6 +287,20 @@ void check_memory(Checker& c, const MachineConfig& m) {
                str(d.row_miss_ns) + " ns is not below latency_ns " + str(d.latency_ns) +
                    " (a row hit must take some time)",
                {"memory.dram.latency_ns"});
+    // The hash folds address bits into the channel and bank numbers, so both
+    // counts must be powers of two; the plain mapping divides.
+    c.within("memory.dram.hash_bits", d.hash_bits, 0, 48);
+    if (d.address_mapping == AddressHash::Xor) {
+        if (c.ok() && !is_pow2(d.channels))
+            c.fail("memory.dram.channels",
+                   str(d.channels) + " is not a power of two, which address_mapping xor needs",
+                   {"memory.dram.address_mapping"});
+        if (c.ok() && !is_pow2(d.banks_per_channel))
+            c.fail("memory.dram.banks_per_channel",
+                   str(d.banks_per_channel) +
+                       " is not a power of two, which address_mapping xor needs",
+                   {"memory.dram.address_mapping"});
+    }
     // A sustained fraction of the peak: real controllers keep 50-90%; below
     // 1% a path is not a DRAM any more.
     if (!(std::isfinite(d.efficiency) && d.efficiency >= 0.01 && d.efficiency <= 1.0))

@@ -52,12 +52,20 @@ struct CacheConfig {
     std::uint32_t size_bytes = 0;
     std::uint32_t line_bytes = 0;
     std::uint32_t associativity = 0;
-    std::uint32_t hit_latency_cycles = 0;
-    std::uint32_t bytes_per_cycle = 0;  // port bandwidth
-    std::uint32_t mshrs = 0;            // outstanding misses (0 where unused)
-    std::uint32_t prefetch_lines = 0;   // core caches only: next lines requested ahead (0: none)
+    // The core's caches count in core cycles; the shared levels (L2, SLC),
+    // in their own clock domain, in time: a GPU clock change leaves them be.
+    std::uint32_t hit_latency_cycles = 0;  // core caches
+    std::uint32_t bytes_per_cycle = 0;     // core caches: port bandwidth
+    std::uint32_t mshrs = 0;               // outstanding misses (0 where unused)
+    std::uint32_t prefetch_lines = 0;      // core caches only: next lines requested ahead (0: none)
     Replacement replacement = Replacement::Lru;
     WritePolicy write_policy = WritePolicy::WriteThrough;  // core.l1d only
+    double hit_latency_ns = 0;                             // shared levels
+    double bytes_per_ns = 0;  // shared levels: port bandwidth, per core (GB/s)
+    // Which set a line goes to: its low line-address bits, or those XOR-folded
+    // with the `set_hash_bits` line-address bits above them.
+    AddressHash set_index = AddressHash::LowBits;
+    std::uint32_t set_hash_bits = 0;
 };
 
 // How one class of instructions times on its pipeline.
@@ -101,6 +109,10 @@ struct DramConfig {
     std::uint32_t row_bytes = 2048;  // per bank and channel
     std::uint32_t row_miss_ns = 0;   // extra time of an access whose row is not open
     double efficiency = 1.0;         // sustained fraction of the peak data rate
+    // Which channel a line and which bank a row goes to: the low bits, or those
+    // XOR-folded with `hash_bits` bits above them.
+    AddressHash address_mapping = AddressHash::LowBits;
+    std::uint32_t hash_bits = 0;
 };
 
 struct MemoryConfig {

@@ -61,6 +61,15 @@ enum class WritePolicy : std::uint8_t {
     WriteBack,     // allocate; dirty lines are written back on eviction
 };
 
+// How an address picks its cache set or DRAM channel and bank
+// (sim/timing/index_hash.hpp).
+enum class AddressHash : std::uint8_t {
+    LowBits,  // the index is the address bits just above the line (or row)
+    Xor,      // those bits XOR-folded with `hash_bits` bits above them
+    Ipoly,    // those bits and `hash_bits` above, as a polynomial over GF(2),
+              // modulo an irreducible one of the index's degree (Rau, ISCA 1991)
+};
+
 // The names of a choice, in the order the error message lists them.
 template <class E>
 struct PolicyNames;
@@ -114,6 +123,15 @@ struct PolicyNames<WritePolicy> {
     static constexpr std::pair<WritePolicy, std::string_view> table[] = {
         {WritePolicy::WriteThrough, "write_through"},
         {WritePolicy::WriteBack, "write_back"},
+    };
+};
+
+template <>
+struct PolicyNames<AddressHash> {
+    static constexpr std::pair<AddressHash, std::string_view> table[] = {
+        {AddressHash::LowBits, "low_bits"},
+        {AddressHash::Xor, "xor"},
+        {AddressHash::Ipoly, "ipoly"},
     };
 };
 

@@ -17,6 +17,8 @@ CacheLevel::CacheLevel(sc_core::sc_module_name name, const CacheConfig& cfg, con
       clock_(clock),
       chip_cores_(std::max(1u, chip_cores)),
       per_core_links_(per_core_links),
+      hit_latency_(clock.cycles_of_ns(cfg.hit_latency_ns)),
+      bytes_per_cycle_(clock.bytes_per_cycle_of(cfg.bytes_per_ns)),
       tags_(cfg),
       line_(cfg.line_bytes) {
     upstream.register_b_transport(this, &CacheLevel::b_transport);
@@ -27,13 +29,11 @@ void CacheLevel::add_link() {
     // The array's rate is the sum of the chip's links: it can bind only when a
     // run simulates more cores than the chip has, so only then is it timed.
     if (per_core_links_ && links_.size() >= chip_cores_ && !shared_)
-        shared_ = std::make_unique<BandwidthTimeline>(static_cast<double>(cfg_.bytes_per_cycle) *
-                                                      chip_cores_);
+        shared_ = std::make_unique<BandwidthTimeline>(bytes_per_cycle_ * chip_cores_);
     // Per-core links carry one core's share; a single link carries the chip's.
     const unsigned scale = per_core_links_ ? 1 : chip_cores_;
     links_.push_back(std::make_unique<Link>(
-        Link{BandwidthTimeline(static_cast<double>(cfg_.bytes_per_cycle) * scale),
-             MissTracker(cfg_.mshrs * scale)}));
+        Link{BandwidthTimeline(bytes_per_cycle_ * scale), MissTracker(cfg_.mshrs * scale)}));
 }
 
 Cycle CacheLevel::forward(tlm::tlm_command cmd, std::uint64_t address, Cycle at) {
@@ -51,7 +51,7 @@ void CacheLevel::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::s
     bytes_ += bytes;
     const Cycle kernel_now = clock_.now();
     const Cycle arrival = clock_.cycles(sc_core::sc_time_stamp() + delay);
-    const Cycle lookup_done = arrival + cfg_.hit_latency_cycles;
+    const Cycle lookup_done = arrival + hit_latency_;
     const std::uint64_t line = trans.get_address() / cfg_.line_bytes;
 
     const TagResult t = tags_.access(trans.get_address(), write, true);
@@ -113,7 +113,7 @@ void CacheLevel::report_stats(StatsWriter& out) const {
             links_.size());
     out.add("link_bytes_per_cycle", StatUnit::BytesPerCycle, "bandwidth of one link", link_rate);
     out.add("total_bytes_per_cycle", StatUnit::BytesPerCycle, "bandwidth of all links together",
-            per_core_links_ ? static_cast<double>(cfg_.bytes_per_cycle) * chip_cores_ : link_rate);
+            per_core_links_ ? bytes_per_cycle_ * chip_cores_ : link_rate);
     out.add("queue_cycles_total", StatUnit::Cycles,
             "cycles requests waited for a port beyond the transfer itself, summed", queue);
     out.add("queue_cycles_mean", StatUnit::Cycles, "queue_cycles_total / requests",

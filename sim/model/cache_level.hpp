@@ -7,11 +7,15 @@
 // valid bits (assumption, as GPU L2s have): a write allocates without reading
 // the line, and an evicted dirty line is written to the level below.
 //
+// Clock domain: the level's latency (`hit_latency_ns`) and bandwidth
+// (`bytes_per_ns`) are its own, in time, not in GPU core cycles; the level
+// turns them into core cycles once, so a GPU clock change leaves them be.
+//
 // Bandwidth and queueing: the level's upstream ports are "links". The L2 has
-// one per core (`bytes_per_cycle` each, as metal-benchmarks gives it per
-// core) and a shared array whose rate is the sum over the chip's cores (so it
-// binds only on runs with more cores than the chip has); the SLC has one link
-// from the L2 at `bytes_per_cycle` x the chip's cores, shared by all. Data
+// one per core (`bytes_per_ns` each, as metal-benchmarks gives it per core)
+// and a shared array whose rate is the sum over the chip's cores (so it binds
+// only on runs with more cores than the chip has); the SLC has one link from
+// the L2 at `bytes_per_ns` x the chip's cores, shared by all. Data
 // crosses its link (and the shared array) on the way up; an idle port adds
 // no latency, a busy one its queueing delay. Misses in flight hold MSHRs
 // (`mshrs` per link, per core for the SLC); a miss that finds none free
@@ -80,6 +84,10 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
     const CoreClock& clock_;
     unsigned chip_cores_;
     bool per_core_links_;
+    // The level's latency and link rate, kept in its own time by the config,
+    // on the core clock.
+    Cycle hit_latency_;
+    double bytes_per_cycle_;
     CacheTags tags_;
     std::vector<std::unique_ptr<Link>> links_;
     std::vector<unsigned> link_of_socket_;

@@ -16,8 +16,9 @@ Core::Core(sc_core::sc_module_name name, const MachineConfig& cfg, const CoreClo
                     return new PipelineBlock(plain_units()[i]->block, cfg.core.schedulers);
                 }),
       sfu("sfu", cfg.core),
-      l1d("l1d", cfg.core.l1d, clock, cfg.memory.l2.bytes_per_cycle),
-      icache("icache", cfg.core.icache, clock, cfg.memory.l2.bytes_per_cycle),
+      l1d("l1d", cfg.core.l1d, clock, clock.bytes_per_cycle_of(cfg.memory.l2.bytes_per_ns)),
+      icache("icache", cfg.core.icache, clock,
+             clock.bytes_per_cycle_of(cfg.memory.l2.bytes_per_ns)),
       load_store_unit("load_store_unit", cfg.core, l1d),
       threadgroup_memory("threadgroup_memory", cfg.core),
       clock_(clock),

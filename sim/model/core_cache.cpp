@@ -4,10 +4,12 @@
 
 #include "sim/model/timed_request.hpp"
 
+#include <cmath>
+
 namespace agx {
 
 CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
-                     std::uint32_t link_bytes_per_cycle)
+                     double link_bytes_per_cycle)
     : sc_module(name),
       downstream("downstream"),
       cfg_(cfg),
@@ -15,8 +17,8 @@ CoreCache::CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const
       tags_(cfg),
       mshrs_(cfg.mshrs),
       // The remaining beats over the link, then the line's write into the array.
-      beats_after_first_((cfg.line_bytes + std::max(1u, link_bytes_per_cycle) - 1) /
-                             std::max(1u, link_bytes_per_cycle) -
+      beats_after_first_(static_cast<Cycle>(std::ceil(
+                             cfg.line_bytes / std::max(1.0, link_bytes_per_cycle) - 1e-9)) -
                          1 +
                          (cfg.line_bytes + std::max(1u, cfg.bytes_per_cycle) - 1) /
                              std::max(1u, cfg.bytes_per_cycle)),

@@ -48,7 +48,7 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
     // `link_bytes_per_cycle`: the rate of the core's link from the L2, at which
     // a fill's beats arrive.
     CoreCache(sc_core::sc_module_name name, const CacheConfig& cfg, const CoreClock& clock,
-              std::uint32_t link_bytes_per_cycle);
+              double link_bytes_per_cycle);
 
     Cycle access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle now) override;
     Cycle atomic(std::uint64_t address, std::uint32_t bytes, Cycle now) override;

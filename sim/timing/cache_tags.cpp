@@ -4,17 +4,6 @@
 
 namespace agx {
 
-namespace {
-bool is_pow2(std::uint64_t v) {
-    return v != 0 && (v & (v - 1)) == 0;
-}
-unsigned log2_of(std::uint64_t v) {
-    unsigned s = 0;
-    while ((1ull << s) < v) ++s;
-    return s;
-}
-}  // namespace
-
 CacheTags::CacheTags(const CacheConfig& cfg)
     : line_bytes_(std::max<std::uint32_t>(1, cfg.line_bytes)),
       ways_(std::max<std::uint32_t>(1, cfg.associativity)),
@@ -25,9 +14,9 @@ CacheTags::CacheTags(const CacheConfig& cfg)
       dirty_(sets_ * ways_, false),
       victims_(cfg.replacement) {
     if (is_pow2(line_bytes_) && line_bytes_ > 1) line_shift_ = log2_of(line_bytes_);
-    if (is_pow2(sets_) && sets_ > 1) {
-        set_mask_ = sets_ - 1;
-        set_shift_ = log2_of(sets_);
+    if (is_pow2(sets_)) {
+        pow2_sets_ = true;
+        index_ = IndexHash(cfg.set_index, log2_of(sets_), cfg.set_hash_bits);
     }
 }
 
@@ -91,7 +80,7 @@ TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool 
     TagResult r;
     if (tag_[i] != kInvalid && dirty_[i]) {
         r.evicted_dirty = true;
-        r.evicted_address = (tag_[i] * sets_ + set) * line_bytes_;
+        r.evicted_address = line_at(set, tag_[i]) * line_bytes_;
         ++writebacks_;
     }
     tag_[i] = tag;

@@ -1,7 +1,7 @@
 // Tag store of a set-associative cache (replacement policy from the config:
-// lru, fifo, random). Pure bookkeeping: timing belongs to the block that owns
-// it, which may keep one cycle per line in the tags (when the line's data is
-// there: a line being filled is present but not yet usable).
+// lru, fifo, random; set index from the config: low bits or an XOR hash). Pure bookkeeping: timing
+// belongs to the block that owns it, which may keep one cycle per line in the tags (when the line's
+// data is there: a line being filled is present but not yet usable).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
+#include "sim/timing/index_hash.hpp"
 #include "sim/timing/replacement.hpp"
 
 namespace agx {
@@ -40,6 +41,10 @@ class CacheTags {
     // its data is there from `ready`.
     void fill(std::uint64_t address, Cycle ready = 0);
 
+    // The set `address` maps to (the config's set index).
+    std::uint64_t set_index(std::uint64_t address) const { return set_of(line_of(address)); }
+    std::uint64_t sets() const { return sets_; }
+
     std::uint64_t hits() const { return hits_; }
     std::uint64_t misses() const { return misses_; }
     std::uint64_t writebacks() const { return writebacks_; }
@@ -48,10 +53,13 @@ class CacheTags {
   private:
     TagResult lookup(std::uint64_t address, bool count, bool dirty, bool allocate);
     std::uint64_t set_of(std::uint64_t line) const {
-        return set_mask_ ? line & set_mask_ : line % sets_;
+        return pow2_sets_ ? index_.index(line) : line % sets_;
     }
     std::uint64_t tag_of(std::uint64_t line) const {
-        return set_mask_ ? line >> set_shift_ : line / sets_;
+        return pow2_sets_ ? index_.upper(line) : line / sets_;
+    }
+    std::uint64_t line_at(std::uint64_t set, std::uint64_t tag) const {
+        return pow2_sets_ ? index_.value(set, tag) : tag * sets_ + set;
     }
     std::uint64_t line_of(std::uint64_t address) const {
         return line_shift_ ? address >> line_shift_ : address / line_bytes_;
@@ -63,9 +71,11 @@ class CacheTags {
     std::uint32_t line_bytes_;
     std::uint32_t ways_;
     std::uint64_t sets_;
-    unsigned line_shift_ = 0;     // log2(line_bytes) when a power of two (else 0: divide)
-    std::uint64_t set_mask_ = 0;  // sets - 1 when sets is a power of two above 1 (else 0: divide)
-    unsigned set_shift_ = 0;
+    unsigned line_shift_ = 0;  // log2(line_bytes) when a power of two (else 0: divide)
+    // With a power-of-two set count the index is address bits, hashed or not;
+    // else (tests' odd shapes only: configs need a power of two) a division.
+    bool pow2_sets_ = false;
+    IndexHash index_;
     std::vector<std::uint64_t> tag_;
     std::vector<std::uint64_t> last_use_;
     std::vector<Cycle> ready_;

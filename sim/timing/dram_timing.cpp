@@ -14,6 +14,10 @@ DramTiming::DramTiming(const DramConfig& cfg, double clock_ghz, std::uint32_t li
       peak_(static_cast<double>(cfg.bus_width_bits) / 8.0 * cfg.data_rate_mtps * 1e6 /
             (clock_ghz * 1e9)),
       sustained_(peak_ * (cfg.efficiency > 0 ? cfg.efficiency : 1.0)),
+      pow2_channels_(is_pow2(channels_)),
+      pow2_banks_(is_pow2(banks_)),
+      channel_hash_(cfg.address_mapping, log2_of(channels_), cfg.hash_bits),
+      bank_hash_(cfg.address_mapping, log2_of(banks_), cfg.hash_bits),
       bank_state_(static_cast<std::size_t>(channels_) * banks_) {
     const double per_channel = sustained_ / channels_;
     const double transfer = line_bytes_ / per_channel;
@@ -26,14 +30,32 @@ DramTiming::DramTiming(const DramConfig& cfg, double clock_ghz, std::uint32_t li
     for (std::uint32_t c = 0; c < channels_; ++c) bus_.emplace_back(per_channel);
 }
 
-Cycle DramTiming::access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle arrival) {
+DramTiming::Place DramTiming::place_of(std::uint64_t address) const {
     const std::uint64_t line = address / line_bytes_;
-    const std::uint32_t channel = static_cast<std::uint32_t>(line % channels_);
-    const std::uint64_t in_channel = line / channels_;
+    Place p;
+    p.channel =
+        static_cast<std::uint32_t>(pow2_channels_ ? channel_hash_.index(line) : line % channels_);
+    const std::uint64_t in_channel = pow2_channels_ ? channel_hash_.upper(line) : line / channels_;
     const std::uint64_t row_index = in_channel / lines_per_row_;
-    const std::uint32_t bank_index = static_cast<std::uint32_t>(row_index % banks_);
-    const std::uint64_t row = row_index / banks_;
-    Bank& bank = bank_state_[static_cast<std::size_t>(channel) * banks_ + bank_index];
+    p.bank =
+        static_cast<std::uint32_t>(pow2_banks_ ? bank_hash_.index(row_index) : row_index % banks_);
+    p.row = pow2_banks_ ? bank_hash_.upper(row_index) : row_index / banks_;
+    return p;
+}
+
+std::uint32_t DramTiming::channel_of(std::uint64_t address) const {
+    return place_of(address).channel;
+}
+
+std::uint32_t DramTiming::bank_of(std::uint64_t address) const {
+    return place_of(address).bank;
+}
+
+Cycle DramTiming::access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle arrival) {
+    const Place p = place_of(address);
+    const std::uint32_t channel = p.channel;
+    const std::uint64_t row = p.row;
+    Bank& bank = bank_state_[static_cast<std::size_t>(channel) * banks_ + p.bank];
 
     const Cycle start = std::max(arrival, bank.ready);
     bank_wait_cycles_ += static_cast<double>(start - arrival);

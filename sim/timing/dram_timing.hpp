@@ -2,10 +2,14 @@
 // buses. Plain C++ (the SystemC Dram module wraps it), so that its timing can
 // be tested on its own.
 //
-// Address mapping (an assumption, no public source gives one): consecutive
-// lines interleave over the channels; within a channel, `row_bytes` of
-// consecutive channel lines share a row, and consecutive rows rotate over the
-// banks, so a stream keeps rows open and overlaps activations in other banks.
+// Address mapping (`address_mapping`): consecutive lines interleave over the
+// channels; within a channel, `row_bytes` of consecutive channel lines share
+// a row, and consecutive rows rotate over the banks, so a stream keeps rows
+// open and overlaps activations in other banks. With `xor` the channel is the
+// line's low bits XOR-folded with the `hash_bits` bits above them, and the
+// bank the row's low bits folded with the row bits above (permutation-based
+// interleaving): a power-of-two stride then spreads over every channel and
+// bank instead of landing on a few (sim/timing/index_hash.hpp).
 //
 // Timing of one request, in core cycles:
 //   start   = max(arrival, the bank's ready time)
@@ -26,6 +30,7 @@
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
 #include "sim/timing/bandwidth_timeline.hpp"
+#include "sim/timing/index_hash.hpp"
 
 namespace agx {
 
@@ -37,6 +42,10 @@ class DramTiming {
     // returns the cycle its data is back at the SLC (or written).
     Cycle access(std::uint64_t address, std::uint32_t bytes, bool write, Cycle arrival);
 
+    // Where `address` goes (the config's address mapping).
+    std::uint32_t channel_of(std::uint64_t address) const;
+    std::uint32_t bank_of(std::uint64_t address) const;
+
     double peak_bytes_per_cycle() const { return peak_; }
     double sustained_bytes_per_cycle() const { return sustained_; }
     Cycle idle_row_miss_cycles() const { return idle_latency_; }
@@ -47,6 +56,11 @@ class DramTiming {
     Cycle last_done() const;
 
   private:
+    struct Place {
+        std::uint32_t channel, bank;
+        std::uint64_t row;
+    };
+    Place place_of(std::uint64_t address) const;
     struct Bank {
         std::uint64_t open_row = ~0ull;
         Cycle ready = 0;
@@ -59,6 +73,10 @@ class DramTiming {
     double access_miss_, access_hit_;  // command to first data, cycles
     double row_miss_;
     Cycle idle_latency_;
+    // Power-of-two channel and bank counts map by address bits (hashed or
+    // not); other counts, only with low_bits, by division.
+    bool pow2_channels_, pow2_banks_;
+    IndexHash channel_hash_, bank_hash_;
     std::vector<Bank> bank_state_;        // channels x banks
     std::vector<BandwidthTimeline> bus_;  // one per channel
     std::uint64_t row_hits_ = 0, row_misses_ = 0;

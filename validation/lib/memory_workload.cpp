@@ -93,7 +93,10 @@ class SweepStream : public InstructionStream {
     SweepStream(std::uint64_t simd, std::uint64_t simds_total, std::uint64_t footprint,
                 const MemoryBenchmark& m, std::uint32_t passes)
         : first_(simd), step_(simds_total), bytes_(m.access_bits / 8) {
-        per_pass_ = footprint / (32ull * bytes_) / simds_total;
+        // Chunk c is simd c mod simds_total's; when the simds do not divide
+        // the chunks, the first ones take one more.
+        const std::uint64_t chunks = footprint / (32ull * bytes_);
+        per_pass_ = chunks > simd ? (chunks - simd + simds_total - 1) / simds_total : 0;
         loads_left_ = per_pass_ * passes;
         load_ = make_instruction("device_load", {reg(0, std::max(1u, bytes_ / 2))});
         load_.mem.bytes_per_lane = static_cast<std::uint8_t>(bytes_);
@@ -266,13 +269,14 @@ MemoryWorkload::MemoryWorkload(const BenchmarkDefinition& def, const MachineConf
             simds_ = def.simds_per_core;
             const std::uint64_t chunk = 32ull * (m.access_bits / 8);
             const std::uint64_t simds_total = static_cast<std::uint64_t>(simds_) * cores_;
-            slice_bytes_ = m.footprint_bytes / simds_total;
-            if (slice_bytes_ == 0 || m.footprint_bytes % (simds_total * chunk) != 0)
+            // Whole chunks (one load of every lane), spread over the simds of
+            // every core the run has, evenly or within one chunk: a chip whose
+            // core count does not divide the footprint runs it too.
+            if (m.footprint_bytes % chunk != 0 || m.footprint_bytes < simds_total * chunk)
                 throw InputError(
-                    def.name,
-                    "footprint_bytes must be a multiple of cores x simds_per_core x 32 "
-                    "lanes x access size (" +
-                        std::to_string(simds_total * chunk) + ")");
+                    def.name, "footprint_bytes must be a multiple of 32 lanes x access size (" +
+                                  std::to_string(chunk) + " B) and give every simd at least one (" +
+                                  std::to_string(simds_total * chunk) + " B)");
             launch_.registers_halves = round(2 * SweepStream::kGroup * halves_per_access);
             break;
         }

@@ -39,7 +39,6 @@ class MemoryWorkload : public Workload {
     std::uint32_t repetitions_;
     unsigned cores_;
     unsigned simds_;
-    std::uint64_t slice_bytes_ = 0;  // stream: bytes per simd and pass
     Launch launch_;
     std::unique_ptr<CyclicPermutation> permutation_;
 };

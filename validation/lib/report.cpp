@@ -139,17 +139,20 @@ void summarise(ValidationReport& report) {
 void print_table(std::ostream& out, const ValidationReport& report) {
     out << std::left << std::setw(64) << "benchmark" << std::right << std::setw(10) << "measured"
         << std::setw(11) << "simulated" << std::setw(9) << "error %"
-        << "\n";
+        << "  unit\n";
     for (const ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
+        // Measured and simulated in the record's unit (cycles, GB/s, percent);
+        // a bound or approximation keeps its qualifier.
         out << std::left << std::setw(64) << m.id << std::right << std::setw(10)
-            << (m.raw.empty() ? std::string("-") : m.raw) << std::setw(11)
+            << (m.value ? m.qualifier + fixed(*m.value, 2) : std::string("-")) << std::setw(11)
             << (!row.ran                      ? std::string("-")
                 : row.simulated.error.empty() ? fixed(row.simulated.value, 2)
                                               : std::string("failed"))
             << std::setw(9)
             << (m.value && row.ran && row.simulated.error.empty() ? fixed(row.error_percent, 1)
                                                                   : std::string("-"));
+        out << "  " << m.unit;
         if (!row.note.empty()) out << "  (" << row.note << ")";
         out << "\n";
     }

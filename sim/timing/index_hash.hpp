@@ -1,0 +1,93 @@
+// How an address picks one of 2^width places (a cache set, a DRAM channel or
+// bank): its `width` low bits, or those XOR-folded with the `hash_bits` bits
+// above them, `width` at a time. The fold spreads power-of-two strides, which
+// step only the bits above the index, over every place, as GPU caches and
+// memory controllers hash for (configs/README.md, "Address mapping").
+//
+// The mapping is a bijection between (index, bits above) and the address:
+// the bits above stay the tag (or the row), so the low bits come back from
+// the index by the same fold.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/config/policies.hpp"
+
+namespace agx {
+
+inline bool is_pow2(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+// The smallest s with 2^s >= v.
+inline unsigned log2_of(std::uint64_t v) {
+    unsigned s = 0;
+    while ((1ull << s) < v) ++s;
+    return s;
+}
+
+class IndexHash {
+  public:
+    IndexHash() = default;
+    // `width`: log2 of the place count (at most 32); `hash_bits`: how many
+    // bits above the index fold into it (only with AddressHash::Xor).
+    IndexHash(AddressHash kind, unsigned width, unsigned hash_bits)
+        : width_(width),
+          mask_(width ? (1ull << width) - 1 : 0),
+          fold_mask_(kind != AddressHash::LowBits && width
+                         ? (hash_bits >= 64 ? ~0ull : (1ull << hash_bits) - 1)
+                         : 0),
+          poly_(kind == AddressHash::Ipoly ? irreducible(width) : 0) {}
+
+    // The place of `value` (index bits and what lies above them).
+    std::uint64_t index(std::uint64_t value) const {
+        return (value & mask_) ^ fold(value >> width_);
+    }
+    // The bits above the index: the tag, or the row.
+    std::uint64_t upper(std::uint64_t value) const { return value >> width_; }
+    // The value whose place is `index` and whose bits above are `upper`.
+    std::uint64_t value(std::uint64_t index, std::uint64_t upper) const {
+        return (upper << width_) | (index ^ fold(upper));
+    }
+
+  private:
+    // What the bits above add to the index: their XOR fold, or (ipoly) the
+    // remainder of upper * x^width modulo the polynomial; both are linear over
+    // GF(2), so index ^ fold(upper) inverts.
+    std::uint64_t fold(std::uint64_t upper) const {
+        std::uint64_t rest = upper & fold_mask_, h = 0;
+        if (poly_) {
+            // Horner's rule from the top bit: h = (h * x + bit) mod poly, then
+            // times x^width for the index bits below.
+            for (int b = 63 - __builtin_clzll(rest | 1); rest && b >= 0; --b) {
+                h = (h << 1) | ((rest >> b) & 1);
+                if (h >> width_) h ^= poly_;
+            }
+            for (unsigned i = 0; i < width_; ++i) {
+                h <<= 1;
+                if (h >> width_) h ^= poly_;
+            }
+            return h;
+        }
+        while (rest) {
+            h ^= rest & mask_;
+            rest >>= width_;
+        }
+        return h;
+    }
+    // A primitive (so irreducible) polynomial of degree `width` over GF(2),
+    // x^width included (Xilinx XAPP052's table of maximal-length LFSR taps).
+    static std::uint64_t irreducible(unsigned width) {
+        static constexpr std::uint64_t table[] = {
+            0x0,     0x3,     0x7,      0xB,      0x13,     0x25,     0x43,     0x83,    0x11D,
+            0x211,   0x409,   0x805,    0x1053,   0x201B,   0x4443,   0x8003,   0x1100B, 0x20009,
+            0x40081, 0x80027, 0x100009, 0x200005, 0x400003, 0x800021, 0x100001B};
+        return width < sizeof table / sizeof table[0] ? table[width] : 0;
+    }
+
+    unsigned width_ = 0;
+    std::uint64_t mask_ = 0;
+    std::uint64_t fold_mask_ = 0;  // the bits above that fold in (0: plain low bits)
+    std::uint64_t poly_ = 0;       // ipoly's modulus (0: the XOR fold)
+};
+
+}  // namespace agx
