@@ -290,15 +290,17 @@ void check_memory(Checker& c, const MachineConfig& m) {
     // The hash folds address bits into the channel and bank numbers, so both
     // counts must be powers of two; the plain mapping divides.
     c.within("memory.dram.hash_bits", d.hash_bits, 0, 48);
-    if (d.address_mapping == AddressHash::Xor) {
+    if (d.address_mapping != AddressHash::LowBits) {
         if (c.ok() && !is_pow2(d.channels))
             c.fail("memory.dram.channels",
-                   str(d.channels) + " is not a power of two, which address_mapping xor needs",
+                   str(d.channels) + " is not a power of two, which address_mapping " +
+                       std::string(policy_name(d.address_mapping)) + " needs",
                    {"memory.dram.address_mapping"});
         if (c.ok() && !is_pow2(d.banks_per_channel))
             c.fail("memory.dram.banks_per_channel",
                    str(d.banks_per_channel) +
-                       " is not a power of two, which address_mapping xor needs",
+                       " is not a power of two, which address_mapping " +
+                       std::string(policy_name(d.address_mapping)) + " needs",
                    {"memory.dram.address_mapping"});
     }
     // A sustained fraction of the peak: real controllers keep 50-90%; below

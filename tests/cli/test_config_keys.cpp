@@ -37,6 +37,9 @@ const std::map<std::string, std::string> kInert = {
     {"core.register_file.max_halves_per_thread",
      "the occupancy table's last step must be at it, so no other value is valid while the "
      "table stays; it bounds the registers a launch may declare"},
+    {"core.icache.set_hash_bits",
+     "the bits above the index that a hash folds in: the icache's set_index is low_bits on m1, "
+     "which folds none"},
     {"memory.l2.line_bytes",
      "at least the core caches' lines and at most the SLC's, all 128 B on m1: no other value "
      "is valid while they stay"},
@@ -175,6 +178,9 @@ std::vector<std::string> other_values(const json& v) {
         if (x / 2 >= 1) out.push_back(std::to_string(x / 2));
         // A rate another unit's own rate hides at twice the value shows at 8x.
         if (x != 0) out.push_back(std::to_string(x * 8));
+        // A count of address bits shows only at the workloads' small
+        // addresses: none at all.
+        if (x > 1) out.push_back("0");
     } else {
         const double x = v.get<double>();
         char buf[64];

@@ -63,7 +63,7 @@ TEST_CASE(
     const std::string trace = std::string(AGX_SOURCE_DIR) + "/traces/examples/load_wait_use.trace";
     expect_bad(
         "run " + trace +
-            " --config m1 --set core.deadlock_cycles=1000 --set memory.slc.hit_latency_cycles=5000",
+            " --config m1 --set core.deadlock_cycles=1000 --set memory.slc.hit_latency_ns=4000",
         "load_wait_use.trace", "core.deadlock_cycles = 1000");
 }
 

@@ -122,8 +122,9 @@ TEST_CASE(
     const auto cfg = nlohmann::json::parse(slurp(std::string(AGX_SOURCE_DIR) + "/configs/m1.json"));
     const double ghz = config_value(cfg, "clock_ghz"), cores = config_value(cfg, "cores");
     const double l1_limit = cores * config_value(cfg, "core.l1d.bytes_per_cycle") * ghz;
-    const double l2_limit = cores * config_value(cfg, "memory.l2.bytes_per_cycle") * ghz;
-    const double slc_limit = cores * config_value(cfg, "memory.slc.bytes_per_cycle") * ghz;
+    // The shared levels' rates are bytes per ns (GB/s) per core.
+    const double l2_limit = cores * config_value(cfg, "memory.l2.bytes_per_ns");
+    const double slc_limit = cores * config_value(cfg, "memory.slc.bytes_per_ns");
     const double dram_peak = config_value(cfg, "memory.dram.bus_width_bits") / 8 *
                              config_value(cfg, "memory.dram.data_rate_mtps") / 1000;
     const double tolerance = 1.001;  // rounding of whole cycles

@@ -8,6 +8,7 @@
 
 #include "sim/common/errors.hpp"
 #include "sim/config/config_loader.hpp"
+#include "sim/model/clock.hpp"
 #include "sim/model/simulation.hpp"
 #include "sim/trace/program_workload.hpp"
 #include "sim/trace/text_trace.hpp"
@@ -70,12 +71,16 @@ TEST_CASE("pointer chase: a cold pass from DRAM, then every step at the L2's lat
     // active pool at its wait, and its register-cache partition with it);
     // on the cold pass also the SLC's lookup and DRAM's access, which the
     // DRAM reports (rows reused within 64 KB open faster than a random access).
-    const double l2_step = 4 + m.core.l1d.hit_latency_cycles + m.memory.l2.hit_latency_cycles + 1 +
+    // The shared levels keep their latency in ns: on the core clock, the
+    // nearest whole cycles.
+    const CoreClock clock(m.clock_ghz);
+    const double l2_step = 4 + m.core.l1d.hit_latency_cycles +
+                           clock.cycles_of_ns(m.memory.l2.hit_latency_ns) + 1 +
                            m.core.register_cache.file_read_latency;
     const auto& dram = gpu.at("dram");
     const double dram_cycles =
         dram.at("latency_cycles_mean").get<double>() * dram.at("reads").get<double>();
-    const double expected = n * (2 * l2_step + m.memory.slc.hit_latency_cycles) + dram_cycles;
+    const double expected = n * (2 * l2_step + clock.cycles_of_ns(m.memory.slc.hit_latency_ns)) + dram_cycles;
     CHECK(static_cast<double>(r.cycles) == Approx(expected).epsilon(0.01));
     CHECK(dram_cycles / n <= std::ceil(m.memory.dram.latency_ns * m.clock_ghz) + 1);
 }
@@ -169,7 +174,7 @@ TEST_CASE("a write-through L1 sends every store to the L2 and keeps nothing dirt
 
 TEST_CASE("the deadlock detector stops a run that issues nothing for core.deadlock_cycles") {
     const MachineConfig m =
-        load_config("m1", {"core.deadlock_cycles=1000", "memory.slc.hit_latency_cycles=5000"});
+        load_config("m1", {"core.deadlock_cycles=1000", "memory.slc.hit_latency_ns=4000"});
     auto trace =
         open_text_trace(std::string(AGX_SOURCE_DIR) + "/traces/examples/load_wait_use.trace");
     try {

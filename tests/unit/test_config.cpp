@@ -158,7 +158,7 @@ TEST_CASE("m2 extends m1 and differs only where the chips differ", "[config]") {
     for (const auto& [k, v] : m1)
         if (m2.at(k) != v) differ.insert(k);
     CHECK(differ == std::set<std::string>{"name", "family", "clock_ghz", "cores",
-                                          "memory.l2.size_bytes", "memory.slc.bytes_per_cycle",
+                                          "memory.l2.size_bytes", "memory.slc.bytes_per_ns",
                                           "memory.dram.data_rate_mtps",
                                           "memory.dram.banks_per_channel"});  // LPDDR5: 16 banks
     const agx::MachineConfig c = load_config("m2");
