@@ -100,6 +100,13 @@ void check_cache(Checker& c, const std::string& at, const CacheConfig& k, bool t
                           " bytes; the set count must be a power of two (with a power-of-two " +
                           "associativity, so must the size)",
                       shape);
+    // IPOLY divides by a polynomial of the index's degree: the model has them
+    // to 24 bits (16 M sets).
+    if (k.set_index == AddressHash::Ipoly && sets > (1ull << 24))
+        return c.fail(at + ".set_index",
+                      "ipoly indexes at most 2^24 sets; size_bytes " + str(k.size_bytes) +
+                          " gives " + str(sets),
+                      {at + ".size_bytes"});
     // Latencies and rates: what a cache can physically take or move in a
     // cycle, far beyond any real one, never zero.
     // A shared level keeps its own time (ns, GB/s); a core's cache, core cycles.
@@ -298,8 +305,7 @@ void check_memory(Checker& c, const MachineConfig& m) {
                    {"memory.dram.address_mapping"});
         if (c.ok() && !is_pow2(d.banks_per_channel))
             c.fail("memory.dram.banks_per_channel",
-                   str(d.banks_per_channel) +
-                       " is not a power of two, which address_mapping " +
+                   str(d.banks_per_channel) + " is not a power of two, which address_mapping " +
                        std::string(policy_name(d.address_mapping)) + " needs",
                    {"memory.dram.address_mapping"});
     }

@@ -5,11 +5,12 @@
 // Address mapping (`address_mapping`): consecutive lines interleave over the
 // channels; within a channel, `row_bytes` of consecutive channel lines share
 // a row, and consecutive rows rotate over the banks, so a stream keeps rows
-// open and overlaps activations in other banks. With `xor` the channel is the
-// line's low bits XOR-folded with the `hash_bits` bits above them, and the
-// bank the row's low bits folded with the row bits above (permutation-based
-// interleaving): a power-of-two stride then spreads over every channel and
-// bank instead of landing on a few (sim/timing/index_hash.hpp).
+// open and overlaps activations in other banks. With a hash (`xor`, `ipoly`)
+// the channel is the line's low bits XOR a hash of the `hash_bits` bits above
+// them, and the bank the row's low bits XOR a hash of the row bits above
+// (permutation-based interleaving): a power-of-two stride then spreads over
+// every channel and bank instead of landing on a few
+// (sim/timing/index_hash.hpp).
 //
 // Timing of one request, in core cycles:
 //   start   = max(arrival, the bank's ready time)

@@ -1,12 +1,14 @@
 // How an address picks one of 2^width places (a cache set, a DRAM channel or
-// bank): its `width` low bits, or those XOR-folded with the `hash_bits` bits
-// above them, `width` at a time. The fold spreads power-of-two strides, which
-// step only the bits above the index, over every place, as GPU caches and
-// memory controllers hash for (configs/README.md, "Address mapping").
+// bank): its `width` low bits; those XOR-folded with the `hash_bits` bits
+// above them, `width` at a time (xor); or the address, to `hash_bits` above
+// the index, as a polynomial over GF(2) modulo an irreducible one of degree
+// `width` (ipoly, Rau, ISCA 1991). Both hashes spread power-of-two strides,
+// which step only the bits above the index, over every place, as GPU caches
+// and memory controllers hash for (configs/README.md, "Address mapping").
 //
 // The mapping is a bijection between (index, bits above) and the address:
-// the bits above stay the tag (or the row), so the low bits come back from
-// the index by the same fold.
+// the bits above stay the tag (or the row), and the index is the low bits
+// XOR a function of them, so the low bits come back from the index.
 #pragma once
 
 #include <cstdint>
@@ -74,8 +76,10 @@ class IndexHash {
         }
         return h;
     }
-    // A primitive (so irreducible) polynomial of degree `width` over GF(2),
-    // x^width included (Xilinx XAPP052's table of maximal-length LFSR taps).
+    // An irreducible polynomial of degree `width` over GF(2), x^width
+    // included: the primitive polynomials of maximal-length LFSR tables
+    // (tests/unit/test_address_mapping.cpp checks each). Configs keep ipoly
+    // to 24 index bits (sim/config/config_validate.cpp).
     static std::uint64_t irreducible(unsigned width) {
         static constexpr std::uint64_t table[] = {
             0x0,     0x3,     0x7,      0xB,      0x13,     0x25,     0x43,     0x83,    0x11D,

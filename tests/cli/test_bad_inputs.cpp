@@ -207,13 +207,15 @@ TEST_CASE("bad inputs: rates and latencies outside their physical range are refu
                    "must be 0.1 to 50000 ns");
     expect_refused(run + "memory.slc.bytes_per_ns=0", "memory.slc.bytes_per_ns",
                    "must be 0.1 to 10000 bytes per ns");
-    expect_refused(run + "memory.l2.set_hash_bits=64", "memory.l2.set_hash_bits", "must be 0 to 48");
+    expect_refused(run + "memory.l2.set_hash_bits=64", "memory.l2.set_hash_bits",
+                   "must be 0 to 48");
     expect_refused(run + "memory.dram.set_index=xor", "memory.dram.set_index", "");
     expect_refused(run + "memory.dram.address_mapping=hashed", "memory.dram.address_mapping",
                    "expected one of: low_bits, xor, ipoly");
     // A hashed mapping takes channel and bank numbers from address bits.
     expect_refused(run + "memory.dram.channels=12 --set memory.dram.bus_width_bits=192",
-                   "memory.dram.channels", "12 is not a power of two, which address_mapping xor needs");
+                   "memory.dram.channels",
+                   "12 is not a power of two, which address_mapping xor needs");
     expect_refused(run + "core.l1d.bytes_per_cycle=4000000000", "core.l1d.bytes_per_cycle",
                    "must be 1 to 4096");
     expect_refused(run + "core.timing.threadgroup_load.latency=4000000000",

@@ -87,3 +87,30 @@ TEST_CASE("suite run gives validate's figure for every memory row (the record's 
         CHECK(suite_figure(s.out) == Approx(std::stod(row.at("simulated"))).epsilon(1e-5));
     }
 }
+
+TEST_CASE("clock domains: a faster GPU clock leaves the L2, SLC and DRAM no faster in ns") {
+    // Each level's increment of the pointer-chase staircase, in ns, on m1 and
+    // on m2 raised to 1.6 GHz: the shared levels keep their own time, so only
+    // the core's first level (in core cycles) gets faster.
+    auto steps_ns = [](const std::string& config, double ghz, const std::string& name) {
+        const fs::path dir = scratch() / name;
+        const Result r = agxsim("validate -m " + kMemoryFile + " -c " + config +
+                                " --only pointer_chase --chip m1 --report " + dir.string());
+        INFO(r.out << r.err);
+        REQUIRE(r.code == 0);
+        const auto rows = read_results(dir / "results.csv");
+        auto ns = [&](const std::string& size) {
+            return std::stod(rows.at("memory/pointer_chase/" + size + "/m1").at("simulated")) / ghz;
+        };
+        return std::vector<double>{ns("8KiB"), ns("256KiB") - ns("8KiB"), ns("4MiB") - ns("256KiB"),
+                                   ns("128MiB") - ns("4MiB")};
+    };
+    const auto m1 = steps_ns("m1", 1.278, "m1_chase");
+    const auto fast = steps_ns(my_chip().string(), 1.6, "fast_chase");
+    CHECK(fast[0] < m1[0] * 0.85);      // the L1 hit: core cycles, at a 25% faster clock
+    const double cycle_ns = 1 / 1.278;  // whole core cycles round each level's time
+    for (std::size_t level = 1; level < 4; ++level) {
+        INFO("level " << level << ": m1 " << m1[level] << " ns, 1.6 GHz " << fast[level] << " ns");
+        CHECK(fast[level] >= m1[level] - cycle_ns);
+    }
+}

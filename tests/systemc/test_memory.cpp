@@ -80,7 +80,8 @@ TEST_CASE("pointer chase: a cold pass from DRAM, then every step at the L2's lat
     const auto& dram = gpu.at("dram");
     const double dram_cycles =
         dram.at("latency_cycles_mean").get<double>() * dram.at("reads").get<double>();
-    const double expected = n * (2 * l2_step + clock.cycles_of_ns(m.memory.slc.hit_latency_ns)) + dram_cycles;
+    const double expected =
+        n * (2 * l2_step + clock.cycles_of_ns(m.memory.slc.hit_latency_ns)) + dram_cycles;
     CHECK(static_cast<double>(r.cycles) == Approx(expected).epsilon(0.01));
     CHECK(dram_cycles / n <= std::ceil(m.memory.dram.latency_ns * m.clock_ghz) + 1);
 }

@@ -1,6 +1,6 @@
-// Address mapping: the XOR-folded index of caches and DRAM against the plain
-// low bits, on the power-of-two strides that GEMM rows and matrix-vector
-// products walk.
+// Address mapping: the hashed indexes of caches and DRAM (the XOR fold and
+// IPOLY) against the plain low bits, on the power-of-two strides that GEMM
+// rows and matrix-vector products walk, and on the strides a fold collapses.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -76,21 +76,22 @@ TEST_CASE("index hash: low bits are the plain index; the XOR fold is a bijection
     CHECK(narrow.index(0x100) == 0);
 }
 
-TEST_CASE("cache tags: a power-of-two-stride tile uses every L1 set with the XOR index",
+TEST_CASE("cache tags: a power-of-two-stride tile uses every L1 set with a hashed index",
           "[memory]") {
     // 64 rows of a 1024-float matrix: one line every 4 KB.
-    for (AddressHash index : {AddressHash::LowBits, AddressHash::Xor}) {
+    for (AddressHash index : {AddressHash::LowBits, AddressHash::Xor, AddressHash::Ipoly}) {
         CacheTags tags(l1(index));
         std::set<std::uint64_t> sets;
         for (std::uint64_t row = 0; row < 64; ++row) sets.insert(tags.set_index(row * 4096));
-        if (index == AddressHash::Xor)
-            CHECK(sets.size() == tags.sets());
-        else
+        INFO(policy_name(index));
+        if (index == AddressHash::LowBits)
             CHECK(sets.size() == 1);  // every row in one set: 4 ways for 64 lines
+        else
+            CHECK(sets.size() == tags.sets());
     }
     // The tile's 64 lines fit the 64-line cache only when hashed: a second
     // pass over them hits.
-    CacheTags hashed(l1(AddressHash::Xor)), plain(l1(AddressHash::LowBits));
+    CacheTags hashed(l1(AddressHash::Ipoly)), plain(l1(AddressHash::LowBits));
     for (int pass = 0; pass < 2; ++pass)
         for (std::uint64_t row = 0; row < 64; ++row) {
             hashed.access(row * 4096, false, true);
@@ -115,9 +116,9 @@ TEST_CASE("cache tags: a hashed set still writes back the evicted line's own add
     for (std::uint64_t a : evicted) CHECK(written.count(a) == 1);
 }
 
-TEST_CASE("DRAM: a 4 KB-stride stream spreads over every channel with the XOR mapping",
+TEST_CASE("DRAM: a 4 KB-stride stream spreads over every channel with a hashed mapping",
           "[memory]") {
-    for (AddressHash mapping : {AddressHash::LowBits, AddressHash::Xor}) {
+    for (AddressHash mapping : {AddressHash::LowBits, AddressHash::Xor, AddressHash::Ipoly}) {
         const DramTiming dram(m1_max_dram(mapping), 1.296, 128);
         std::set<std::uint32_t> channels, banks;
         for (std::uint64_t i = 0; i < 1024; ++i) {
@@ -125,20 +126,63 @@ TEST_CASE("DRAM: a 4 KB-stride stream spreads over every channel with the XOR ma
             banks.insert(dram.bank_of(i * 4096));
         }
         INFO("mapping " << policy_name(mapping));
-        if (mapping == AddressHash::Xor) {
+        if (mapping == AddressHash::LowBits) {
+            CHECK(channels.size() == 1);  // 4 KB is 32 lines: always channel 0
+        } else {
             CHECK(channels.size() == 32);
             CHECK(banks.size() == 16);
-        } else {
-            CHECK(channels.size() == 1);  // 4 KB is 32 lines: always channel 0
         }
     }
     // Its bandwidth is the sequential stream's within 10% (every line opens a
     // row, but 16 banks per channel hide the activations); the plain mapping
     // serialises it on one channel. (The kernel-level comparison with a 4.5 KB
     // stride: tests/cli/test_address_mapping.cpp.)
-    const DramConfig hashed = m1_max_dram(AddressHash::Xor);
+    const DramConfig hashed = m1_max_dram(AddressHash::Ipoly);
     const double sequential = stream_rate(hashed, 128, 16384);
     CHECK(stream_rate(hashed, 4096, 16384) == Approx(sequential).epsilon(0.10));
     const DramConfig plain = m1_max_dram(AddressHash::LowBits);
     CHECK(stream_rate(plain, 4096, 16384) < stream_rate(plain, 128, 16384) / 4);
+}
+
+TEST_CASE("DRAM: IPOLY keeps every stride near the sequential rate; the XOR fold collapses some",
+          "[memory]") {
+    // Rows 4,224 bytes apart (a 1024-float matrix padded by 32) are 33 lines:
+    // the fold of 5-bit chunks cancels k against k and puts every row on one
+    // channel; the polynomial modulus does not (Rau, ISCA 1991).
+    const DramConfig ipoly = m1_max_dram(AddressHash::Ipoly), fold = m1_max_dram(AddressHash::Xor);
+    const double sequential = stream_rate(ipoly, 128, 16384);
+    for (std::uint64_t stride : {256u, 1024u, 4096u, 4224u, 4608u, 8192u, 8320u, 135168u}) {
+        INFO("stride " << stride);
+        CHECK(stream_rate(ipoly, stride, 16384) > 0.9 * sequential);
+    }
+    CHECK(stream_rate(fold, 4224, 16384) < sequential / 4);
+}
+
+TEST_CASE("index hash: IPOLY's moduli are irreducible; power-of-two strides use every place",
+          "[memory]") {
+    // Each index width's polynomial has no factor of lower degree (trial
+    // division over GF(2)); 2^w values at any power-of-two stride then take
+    // every index once.
+    auto mod = [](std::uint64_t a, std::uint64_t b) {
+        const int db = 63 - __builtin_clzll(b);
+        for (int d = 63 - __builtin_clzll(a | 1); a && d >= db; d = 63 - __builtin_clzll(a | 1))
+            a ^= b << (d - db);
+        return a;
+    };
+    for (unsigned w = 1; w <= 24; ++w) {
+        const IndexHash h(AddressHash::Ipoly, w, 24);
+        // The modulus, read back: x^w mod p = p - x^w, so p = x^w ^ index(1 << w).
+        const std::uint64_t p = (1ull << w) ^ h.index(1ull << w);
+        for (std::uint64_t f = 2; f < (1ull << (w / 2 + 1)); ++f) {
+            if (mod(p, f) == 0) FAIL("width " << w << ": modulus divisible by " << f);
+        }
+        if (w <= 12) {
+            for (std::uint64_t stride : {1ull, 2ull, 1ull << w, 1ull << (w + 3)}) {
+                std::set<std::uint64_t> seen;
+                for (std::uint64_t k = 0; k < (1ull << w); ++k) seen.insert(h.index(k * stride));
+                INFO("width " << w << " stride " << stride);
+                CHECK(seen.size() == (1ull << w));
+            }
+        }
+    }
 }
