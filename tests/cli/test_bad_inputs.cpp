@@ -215,7 +215,7 @@ TEST_CASE("bad inputs: rates and latencies outside their physical range are refu
     // A hashed mapping takes channel and bank numbers from address bits.
     expect_refused(run + "memory.dram.channels=12 --set memory.dram.bus_width_bits=192",
                    "memory.dram.channels",
-                   "12 is not a power of two, which address_mapping xor needs");
+                   "12 is not a power of two, which address_mapping ipoly needs");
     expect_refused(run + "core.l1d.bytes_per_cycle=4000000000", "core.l1d.bytes_per_cycle",
                    "must be 1 to 4096");
     expect_refused(run + "core.timing.threadgroup_load.latency=4000000000",
