@@ -19,7 +19,10 @@ namespace {
 using Variables = std::map<std::string, std::int64_t>;
 
 // Integer expressions: numbers (decimal or 0x hex), variables, + - * / %
-// and parentheses, evaluated in 64-bit signed arithmetic.
+// and parentheses, evaluated in checked 64-bit signed arithmetic: an
+// overflow (INT64_MIN / -1 among them) or a division by zero is an error
+// naming the expression, and so is nesting deeper than kMaxDepth (the
+// parser recurses: a bound keeps the stack bounded).
 class Expression {
   public:
     Expression(const std::string& text, const Variables& vars, const std::string& where)
@@ -33,8 +36,17 @@ class Expression {
     }
 
   private:
+    static constexpr int kMaxDepth = 200;
+
     [[noreturn]] void fail(const std::string& why) const {
-        throw InputError(where_, "bad value '" + s_ + "': " + why);
+        // A long expression is elided in the middle: the message stays a line.
+        const std::string shown =
+            s_.size() <= 80 ? s_ : s_.substr(0, 50) + "..." + s_.substr(s_.size() - 20);
+        throw InputError(where_, "bad value '" + shown + "': " + why);
+    }
+    std::int64_t checked(bool overflowed, std::int64_t v) const {
+        if (overflowed) fail("the value leaves 64-bit signed integers");
+        return v;
     }
     void skip() {
         while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -44,7 +56,10 @@ class Expression {
         for (skip(); i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-'); skip()) {
             const char op = s_[i_++];
             const std::int64_t r = product();
-            v = op == '+' ? v + r : v - r;
+            std::int64_t out = 0;
+            const bool over =
+                op == '+' ? __builtin_add_overflow(v, r, &out) : __builtin_sub_overflow(v, r, &out);
+            v = checked(over, out);
         }
         return v;
     }
@@ -54,7 +69,14 @@ class Expression {
             const char op = s_[i_++];
             const std::int64_t r = factor();
             if (op != '*' && r == 0) fail("division by zero");
-            v = op == '*' ? v * r : op == '/' ? v / r : v % r;
+            std::int64_t out = 0;
+            if (op == '*') {
+                const bool over = __builtin_mul_overflow(v, r, &out);
+                v = checked(over, out);
+            } else if (r == -1)  // INT64_MIN / -1 is past INT64_MAX (and traps, as % does)
+                v = op == '/' ? checked(v == INT64_MIN, -v) : 0;
+            else
+                v = op == '/' ? v / r : v % r;
         }
         return v;
     }
@@ -62,17 +84,23 @@ class Expression {
         skip();
         if (i_ == s_.size()) fail("expected a number or a name");
         const char c = s_[i_];
-        if (c == '(') {
+        if (c == '(' || c == '-') {
+            if (++depth_ > kMaxDepth)
+                fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
             ++i_;
-            const std::int64_t v = sum();
-            skip();
-            if (i_ == s_.size() || s_[i_] != ')') fail("missing ')'");
-            ++i_;
+            std::int64_t v = 0;
+            if (c == '(') {
+                v = sum();
+                skip();
+                if (i_ == s_.size() || s_[i_] != ')') fail("missing ')'");
+                ++i_;
+            } else {
+                const std::int64_t f = factor();
+                if (__builtin_sub_overflow(std::int64_t{0}, f, &v))
+                    fail("the value leaves 64-bit signed integers");
+            }
+            --depth_;
             return v;
-        }
-        if (c == '-') {
-            ++i_;
-            return -factor();
         }
         if (std::isdigit(static_cast<unsigned char>(c))) {
             const char* start = s_.c_str() + i_;
@@ -101,6 +129,7 @@ class Expression {
     const Variables& vars_;
     const std::string& where_;
     std::size_t i_ = 0;
+    int depth_ = 0;
 };
 
 std::int64_t evaluate(const std::string& text, const Variables& vars, const std::string& where) {

@@ -489,3 +489,25 @@ TEST_CASE("bad inputs: validate fails when its simulations fail") {
     CHECK(summary.dump().find("\"failed\":0") == std::string::npos);
     CHECK(summary.dump().find("\"failed\":") != std::string::npos);
 }
+
+TEST_CASE("bad inputs: launch expressions in checked 64-bit arithmetic, nested to a limit") {
+    const std::string run =
+        "run " + std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk --set ";
+    const std::string leaves = "the value leaves 64-bit signed integers";
+    // INT64_MIN / -1 once killed the process with SIGFPE.
+    expect_refused(run + "'launch.n=(-9223372036854775807-1)/-1'", "launch.n", leaves);
+    expect_refused(run + "'launch.n=-(-9223372036854775807-1)'", "launch.n", leaves);
+    expect_refused(run + "launch.n=9223372036854775807+1", "launch.n", leaves);
+    expect_refused(run + "launch.n=3037000500*3037000500", "launch.n", leaves);
+    expect_refused(run + "launch.n=1/0", "launch.n", "division by zero");
+    // 65,000 nested parentheses once overflowed the stack (50,000 here: one
+    // argument of a command line holds at most 128 KB); the message elides
+    // the expression in the middle.
+    const std::string deep = std::string(50000, '(') + "1" + std::string(50000, ')');
+    expect_refused(run + "launch.n=" + deep, "launch.n", "nested deeper than 200 levels");
+    const Result r = agxsim(run + "launch.n=" + deep);
+    CHECK(r.err.size() < 300);
+    // Within the limits an expression still evaluates: INT64_MIN % -1 is 0.
+    const Result ok = agxsim(run + "'launch.n=2048+(-9223372036854775807-1)%-1' -q");
+    CHECK(ok.code == 0);
+}
