@@ -504,8 +504,8 @@ TEST_CASE("bad inputs: launch expressions in checked 64-bit arithmetic, nested t
     // argument of a command line holds at most 128 KB); the message elides
     // the expression in the middle.
     const std::string deep = std::string(50000, '(') + "1" + std::string(50000, ')');
-    expect_refused(run + "launch.n=" + deep, "launch.n", "nested deeper than 200 levels");
-    const Result r = agxsim(run + "launch.n=" + deep);
+    expect_refused(run + "'launch.n=" + deep + "'", "launch.n", "nested deeper than 200 levels");
+    const Result r = agxsim(run + "'launch.n=" + deep + "'");
     CHECK(r.err.size() < 300);
     // Within the limits an expression still evaluates: INT64_MIN % -1 is 0.
     const Result ok = agxsim(run + "'launch.n=2048+(-9223372036854775807-1)%-1' -q");
