@@ -1,6 +1,10 @@
 // Text helpers and the operand syntax of the text trace (applegpu's
 // disassembly syntax, as its disassembler prints it: dougallj/applegpu).
+#include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "sim/common/errors.hpp"
@@ -105,11 +109,25 @@ bool parse_signed(std::string_view s, std::uint32_t& bits) {
     return true;
 }
 
-// Float immediates are stored as IEEE-754 binary32 bits.
+// Float immediates are stored as IEEE-754 binary32 bits. A decimal literal
+// only ([-]digits[.digits][e[+-]digits], or inf and nan): no sign '+', no
+// blank, no hex float. strtof rather than std::from_chars, which Apple's
+// C++ library (libc++) lacks for floating point: the probe builds this file
+// with it. No code here sets a locale, so strtof reads '.' as the point.
 bool parse_float(std::string_view s, std::uint32_t& bits) {
-    float f = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), f);
-    if (ec != std::errc() || p != s.data() + s.size()) return false;
+    if (s.empty() || s.size() > 64) return false;
+    for (const char ch : s)
+        if (!(is_digit(ch) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E' ||
+              std::isalpha(static_cast<unsigned char>(ch))))
+            return false;
+    if (s[0] == '+' || s.find_first_of("xXpP") != std::string_view::npos) return false;
+    const std::string text(s);
+    char* end = nullptr;
+    errno = 0;
+    const float f = std::strtof(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) return false;
+    // Beyond binary32: an overflow, or an underflow to zero (a subnormal is kept).
+    if (errno == ERANGE && (std::isinf(f) || f == 0.0f)) return false;
     std::memcpy(&bits, &f, sizeof bits);
     return true;
 }

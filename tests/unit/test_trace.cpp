@@ -213,6 +213,19 @@ TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[tra
     CHECK(parse("device_load r4 addr=64").mem.address(31) == 64);  // one address for all lanes
 }
 
+TEST_CASE("float immediates: decimal literals to binary32, hex floats and '+' refused", "[trace]") {
+    // Read with strtof, which every C++ library has (Apple's lacks
+    // std::from_chars for floats), to the same bits.
+    CHECK(parse("fadd32 r0, r0, 1.5").src[1].imm == 0x3fc00000u);
+    CHECK(parse("fadd32 r0, r0, -2.5e-1").src[1].imm == 0xbe800000u);
+    CHECK(parse("fadd32 r0, r0, 1e10").src[1].imm == 0x501502f9u);
+    CHECK(parse("fadd32 r0, r0, 1e-40").src[1].imm == 0x000116c2u);    // subnormal, kept
+    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1.5e39"), agx::InputError);  // past binary32
+    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1e-50"), agx::InputError);   // underflows to 0
+    CHECK_THROWS_AS(parse("fadd32 r0, r0, +1.5"), agx::InputError);
+    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1.5f"), agx::InputError);
+}
+
 TEST_CASE("pcs accumulate encoded lengths; repeat bodies reuse theirs", "[trace]") {
     TempTrace t(kHeader +
                 "simd 0\n"
