@@ -70,6 +70,17 @@ std::pair<std::set<std::string>, std::string> chips_to_compare(
                       "' or its family " + cfg.family + "; --chip picks one chip)"};
 }
 
+// "chip 'm1'" or "chips 'm1', 'm1-max'", for a message.
+std::string chips_named(const std::set<std::string>& chips) {
+    std::string s = chips.size() == 1 ? "chip " : "chips ";
+    bool first = true;
+    for (const auto& c : chips) {
+        s += (first ? "'" : ", '") + c + "'";
+        first = false;
+    }
+    return s;
+}
+
 int validate(const ValidateArgs& args) {
     using namespace agx::validation;
     const MachineConfig cfg = load_config(args.config, args.overrides);
@@ -87,19 +98,21 @@ int validate(const ValidateArgs& args) {
     ValidationReport report;
     report.config = cfg.name;
     const auto fitted = fitted_figures(cfg.sources);
-    bool converted = false;
+    // Latencies measured in cycles of another clock: both figures go to ns,
+    // so that they compare as times whatever clock domain each level is in.
+    std::vector<bool> in_ns;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const std::string& path = args.measurements[f];
         for (auto m : files[f].records) {
             if (!chips.count(m.chip)) continue;
             if (!args.only.empty() && m.id.find(args.only) == std::string::npos) continue;
-            // A latency in cycles is a time: measured on another clock, it is
-            // this config's cycles of the same time.
-            if (m.kind == FigureKind::MemoryLatency && m.value && m.clock_ghz > 0 &&
-                std::fabs(m.clock_ghz - cfg.clock_ghz) > 1e-9) {
-                m.value = *m.value * cfg.clock_ghz / m.clock_ghz;
-                converted = true;
+            const bool ns = m.kind == FigureKind::MemoryLatency && m.unit == "cycles" &&
+                            m.clock_ghz > 0 && std::fabs(m.clock_ghz - cfg.clock_ghz) > 1e-9;
+            if (ns) {
+                if (m.value) m.value = *m.value / m.clock_ghz;
+                m.unit = "ns";
             }
+            in_ns.push_back(ns);
             ValidationRow row{m, {}, false, false, "", "", "", 0.0};
             row.unsupported = unsupported_reason(m.benchmark);
             if (const auto fit = fitted.find(m.id); fit != fitted.end()) row.fitted = fit->second;
@@ -110,14 +123,15 @@ int validate(const ValidateArgs& args) {
             report.rows.push_back(std::move(row));
         }
     }
-    if (converted)
-        std::cout << "  latencies measured in cycles of another clock are shown in cycles of "
-                  << cfg.clock_ghz << " GHz (the same time)\n";
+    if (std::find(in_ns.begin(), in_ns.end(), true) != in_ns.end())
+        std::cout << "  latencies measured in cycles of another clock are compared in ns (the "
+                     "config's cycles at "
+                  << cfg.clock_ghz << " GHz, the chip's at its own)\n";
     if (report.rows.empty()) {
         std::string have;
         for (const auto& c : chips_seen) have += (have.empty() ? "" : ", ") + c;
         throw InputError(args.measurements.front(),
-                         "no figures for chip '" + *chips.begin() + "'" +
+                         "no figures for " + chips_named(chips) +
                              (args.only.empty() ? "" : " matching '" + args.only + "'") +
                              " (the files hold: " + (have.empty() ? "none" : have) + ")");
     }
@@ -150,6 +164,7 @@ int validate(const ValidateArgs& args) {
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         if (def_of[i] == SIZE_MAX) continue;
         report.rows[i].simulated = figures[def_of[i]];
+        if (in_ns[i]) report.rows[i].simulated.value /= cfg.clock_ghz;
         report.rows[i].ran = true;
     }
     summarise(report);

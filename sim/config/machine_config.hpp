@@ -62,8 +62,8 @@ struct CacheConfig {
     WritePolicy write_policy = WritePolicy::WriteThrough;  // core.l1d only
     double hit_latency_ns = 0;                             // shared levels
     double bytes_per_ns = 0;  // shared levels: port bandwidth, per core (GB/s)
-    // Which set a line goes to: its low line-address bits, or those XOR-folded
-    // with the `set_hash_bits` line-address bits above them.
+    // Which set a line goes to: its low line-address bits, or those XOR a hash
+    // (xor, ipoly) of the `set_hash_bits` line-address bits above them.
     AddressHash set_index = AddressHash::LowBits;
     std::uint32_t set_hash_bits = 0;
 };
@@ -110,7 +110,7 @@ struct DramConfig {
     std::uint32_t row_miss_ns = 0;   // extra time of an access whose row is not open
     double efficiency = 1.0;         // sustained fraction of the peak data rate
     // Which channel a line and which bank a row goes to: the low bits, or those
-    // XOR-folded with `hash_bits` bits above them.
+    // XOR a hash (xor, ipoly) of the `hash_bits` bits above them.
     AddressHash address_mapping = AddressHash::LowBits;
     std::uint32_t hash_bits = 0;
 };

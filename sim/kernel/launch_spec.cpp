@@ -40,8 +40,10 @@ class Expression {
 
     [[noreturn]] void fail(const std::string& why) const {
         // A long expression is elided in the middle: the message stays a line.
-        const std::string shown =
+        std::string shown =
             s_.size() <= 80 ? s_ : s_.substr(0, 50) + "..." + s_.substr(s_.size() - 20);
+        for (char& ch : shown)
+            if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
         throw InputError(where_, "bad value '" + shown + "': " + why);
     }
     std::int64_t checked(bool overflowed, std::int64_t v) const {
@@ -73,9 +75,10 @@ class Expression {
             if (op == '*') {
                 const bool over = __builtin_mul_overflow(v, r, &out);
                 v = checked(over, out);
-            } else if (r == -1)  // INT64_MIN / -1 is past INT64_MAX (and traps, as % does)
-                v = op == '/' ? checked(v == INT64_MIN, -v) : 0;
-            else
+            } else if (r == -1) {  // INT64_MIN / -1 is past INT64_MAX (and traps, as % does)
+                if (op == '/' && v == INT64_MIN) fail("the value leaves 64-bit signed integers");
+                v = op == '/' ? -v : 0;
+            } else
                 v = op == '/' ? v / r : v % r;
         }
         return v;

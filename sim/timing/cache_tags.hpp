@@ -1,5 +1,5 @@
 // Tag store of a set-associative cache (replacement policy from the config:
-// lru, fifo, random; set index from the config: low bits or an XOR hash). Pure bookkeeping: timing
+// lru, fifo, random; set index from the config: low bits, xor or ipoly). Pure bookkeeping: timing
 // belongs to the block that owns it, which may keep one cycle per line in the tags (when the line's
 // data is there: a line being filled is present but not yet usable).
 #pragma once

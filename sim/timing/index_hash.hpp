@@ -31,7 +31,7 @@ class IndexHash {
   public:
     IndexHash() = default;
     // `width`: log2 of the place count (at most 32); `hash_bits`: how many
-    // bits above the index fold into it (only with AddressHash::Xor).
+    // bits above the index the hash takes (none with AddressHash::LowBits).
     IndexHash(AddressHash kind, unsigned width, unsigned hash_bits)
         : width_(width),
           mask_(width ? (1ull << width) - 1 : 0),

@@ -234,7 +234,7 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     write_file_atomically(dir + "/summary.json", summary_text.str());
 
     std::ostringstream csv;
-    csv << "id,kind,chip,benchmark,measured,qualifier,simulated,error_percent,included,note\n";
+    csv << "id,kind,chip,benchmark,measured,qualifier,simulated,error_percent,included,note,unit\n";
     for (const ValidationRow& row : report.rows) {
         const Measurement& m = row.measured;
         csv << csv_quote(m.id) << "," << figure_kind_name(m.kind) << "," << m.chip << ","
@@ -243,7 +243,8 @@ void write_report(const std::string& dir, const ValidationReport& report) {
             << (row.ran && row.simulated.error.empty() ? fixed(row.simulated.value, 4) : "") << ","
             << (m.value && row.ran && row.simulated.error.empty() ? fixed(row.error_percent, 3)
                                                                   : "")
-            << "," << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << "\n";
+            << "," << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << ","
+            << csv_quote(m.unit) << "\n";
     }
     write_file_atomically(dir + "/results.csv", csv.str());
 
