@@ -92,8 +92,6 @@ int validate(const ValidateArgs& args) {
         for (const auto& m : files.back().records) chips_seen.insert(m.chip);
     }
     const auto [chips, how] = chips_to_compare(cfg, args.chip, chips_seen, args.measurements);
-    std::cout << "agxsim validate: config " << cfg.name << " (" << cfg.family << ", "
-              << cfg.clock_ghz << " GHz) against " << how << "\n";
 
     ValidationReport report;
     report.config = cfg.name;
@@ -123,10 +121,6 @@ int validate(const ValidateArgs& args) {
             report.rows.push_back(std::move(row));
         }
     }
-    if (std::find(in_ns.begin(), in_ns.end(), true) != in_ns.end())
-        std::cout << "  latencies measured in cycles of another clock are compared in ns (the "
-                     "config's cycles at "
-                  << cfg.clock_ghz << " GHz, the chip's at its own)\n";
     if (report.rows.empty()) {
         std::string have;
         for (const auto& c : chips_seen) have += (have.empty() ? "" : ", ") + c;
@@ -135,6 +129,13 @@ int validate(const ValidateArgs& args) {
                              (args.only.empty() ? "" : " matching '" + args.only + "'") +
                              " (the files hold: " + (have.empty() ? "none" : have) + ")");
     }
+    // Said once every row is read: a refused file prints its one error line alone.
+    std::cout << "agxsim validate: config " << cfg.name << " (" << cfg.family << ", "
+              << cfg.clock_ghz << " GHz) against " << how << "\n";
+    if (std::find(in_ns.begin(), in_ns.end(), true) != in_ns.end())
+        std::cout << "  latencies measured in cycles of another clock are compared in ns (the "
+                     "config's cycles at "
+                  << cfg.clock_ghz << " GHz, the chip's at its own)\n";
 
     // Measured figures (and memory sweeps); each distinct definition is simulated once.
     std::vector<BenchmarkDefinition> defs;

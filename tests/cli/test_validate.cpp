@@ -465,7 +465,7 @@ TEST_CASE("validate refuses waves on a memory benchmark") {
 }
 
 TEST_CASE(
-    "validate lists a row it cannot simulate and runs the others; --strict refuses the file") {
+    "validate lists a row it cannot simulate and runs the others, --strict refuses the file") {
     const fs::path dir = scratch("unsupported");
     // The tables' "any of these, measured alike" notation reads as the first
     // alternative at the width written last: FADD16.

@@ -60,7 +60,7 @@ const agx::validation::Measurement& record(const MeasurementFile& f, const std::
 
 }  // namespace
 
-TEST_CASE("failures: a kernel Metal rejects costs its benchmark; the file says why") {
+TEST_CASE("failures: a kernel Metal rejects costs its benchmark, the file says why") {
     FakeOptions f;
     f.fail_compile = "t/FADD32/latency";
     const auto file = round_trip(run_with(f), "compile_fails.json");
@@ -77,7 +77,7 @@ TEST_CASE("failures: a kernel Metal rejects costs its benchmark; the file says w
     CHECK(file.probe.at("complete") == true);
 }
 
-TEST_CASE("failures: a binary archive that cannot be written is recorded; the timing stays") {
+TEST_CASE("failures: a binary archive that cannot be written is recorded, the timing stays") {
     FakeOptions f;
     f.fail_archive = true;
     RunOptions o = options();

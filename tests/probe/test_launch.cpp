@@ -62,7 +62,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("run context: the chip table's clock unless --clock-ghz; unknown chips are measured") {
+TEST_CASE("run context: the chip table's clock unless --clock-ghz, unknown chips are measured") {
     DeviceInfo dev;
     dev.name = "Apple M2 Pro";
     dev.chip = "m2-pro";

@@ -55,7 +55,7 @@ double stream_rate(const DramConfig& d, std::uint64_t stride, int lines) {
 
 }  // namespace
 
-TEST_CASE("index hash: low bits are the plain index; the XOR fold is a bijection", "[memory]") {
+TEST_CASE("index hash: low bits are the plain index, the XOR fold is a bijection", "[memory]") {
     const IndexHash plain(AddressHash::LowBits, 4, 24);
     CHECK(plain.index(0x1234) == 0x4);
     CHECK(plain.upper(0x1234) == 0x123);
@@ -144,7 +144,7 @@ TEST_CASE("DRAM: a 4 KB-stride stream spreads over every channel with a hashed m
     CHECK(stream_rate(plain, 4096, 16384) < stream_rate(plain, 128, 16384) / 4);
 }
 
-TEST_CASE("DRAM: IPOLY keeps matrix-row strides near the sequential rate; the fold loses one",
+TEST_CASE("DRAM: IPOLY keeps matrix-row strides near the sequential rate, the fold loses one",
           "[memory]") {
     // Rows 4,224 bytes apart (a 1024-float matrix padded by 32) are 33 lines:
     // the fold of 5-bit chunks cancels k against k and puts each run of 32
@@ -158,7 +158,7 @@ TEST_CASE("DRAM: IPOLY keeps matrix-row strides near the sequential rate; the fo
     CHECK(stream_rate(fold, 4224, 16384) < sequential / 4);
 }
 
-TEST_CASE("index hash: IPOLY's moduli are irreducible; power-of-two strides use every place",
+TEST_CASE("index hash: IPOLY's moduli are irreducible, power-of-two strides use every place",
           "[memory]") {
     // Each index width's polynomial has no factor of lower degree (trial
     // division over GF(2)); 2^w values at any power-of-two stride then take

@@ -839,7 +839,7 @@ TEST_CASE("kernel alu: bitop32 and bitop16 by op= name") {
     CHECK(hex(r(27, 0)) == hex(0xff0fff0f));  // orn
 }
 
-TEST_CASE("kernel alu: shifts use the amount's low 7 bits; 32 or more (and -1) shift all out") {
+TEST_CASE("kernel alu: shifts use the amount's low 7 bits, 32 or more (and -1) shift all out") {
     const std::vector<u32> amts = {0,  1,  4,   15,  16,  31,         32,         33,
                                    63, 64, 127, 128, 129, 0xffffffff, 0x80000004, 0xffffffe0};
     const Lanes amt = spread(amts);
@@ -1431,7 +1431,7 @@ TEST_CASE("kernel alu: mov and mov_imm at every width, get_sr") {
 }
 
 TEST_CASE(
-    "kernel alu: uniform, immediate, half and pair operands; destinations that alias sources") {
+    "kernel alu: uniform, immediate, half and pair operands, destinations that alias sources") {
     u64 state = 31;
     auto next = [&] {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -1672,7 +1672,7 @@ TEST_CASE("kernel alu: quad_prefix_* are exclusive scans within each quad, lowes
     CHECK(r(21, 8) == bits(1.0f));  // and 1.0 for the product
 }
 
-TEST_CASE("kernel alu: simd_prefix_* are exclusive scans across the simd; xor scans too") {
+TEST_CASE("kernel alu: simd_prefix_* are exclusive scans across the simd, xor scans too") {
     const Lanes fx = per_lane([](unsigned l) { return bits(0.25f * static_cast<float>(l + 1)); });
     const Lanes ix = per_lane([](unsigned l) { return 0x9e3779b9u * (l + 1); });
     const auto r = run_alu(

@@ -235,7 +235,7 @@ TEST_CASE("load/store unit: sizes, masks, straddling lanes and misaligned ones",
     CHECK(l1.requests[0].second == 4);
 }
 
-TEST_CASE("load/store unit: atomics serialise per address; a full MSHR file holds the path",
+TEST_CASE("load/store unit: atomics serialise per address, a full MSHR file holds the path",
           "[memory]") {
     const CoreConfig core = lsu_core();
     RecordingMemory l1;

@@ -39,7 +39,7 @@ void expect_error(const std::string& text, const std::string& line, const std::s
 
 }  // namespace
 
-TEST_CASE("buffer lines declare device memory; accesses inside them are accepted",
+TEST_CASE("buffer lines declare device memory, accesses inside them are accepted",
           "[memory][trace]") {
     TempTrace t(kHead +
                 "buffer base=0x10000 size=4096\n"

@@ -226,7 +226,7 @@ TEST_CASE("float immediates: decimal literals to binary32, hex floats and '+' re
     CHECK_THROWS_AS(parse("fadd32 r0, r0, 1.5f"), agx::InputError);
 }
 
-TEST_CASE("pcs accumulate encoded lengths; repeat bodies reuse theirs", "[trace]") {
+TEST_CASE("pcs accumulate encoded lengths, repeat bodies reuse theirs", "[trace]") {
     TempTrace t(kHeader +
                 "simd 0\n"
                 "  fadd32 r0, r0, r1\n"
@@ -255,7 +255,7 @@ TEST_CASE("pcs accumulate encoded lengths; repeat bodies reuse theirs", "[trace]
     CHECK(ins[2].source_line == 8);
 }
 
-TEST_CASE("ranges share a stream; sections cover simds in any order", "[trace]") {
+TEST_CASE("ranges share a stream, sections cover simds in any order", "[trace]") {
     TempTrace t(
         "# comment first\n"
         "\n"
@@ -417,7 +417,7 @@ TEST_CASE("many resident streams share one file descriptor", "[trace][streaming]
     for (auto& s : streams) CHECK(s->peek() == nullptr);
 }
 
-TEST_CASE("long lines grow the buffers; overlong lines are errors", "[trace][streaming]") {
+TEST_CASE("long lines grow the buffers, overlong lines are errors", "[trace][streaming]") {
     const std::string comment = "  # " + std::string(10000, 'x') + "\n";
     TempTrace t(kHeader + "simd 0\n  repeat 3\n" + comment + "    fadd32 r0, r0, r1\n" + comment +
                 "  end\nend\n");
