@@ -55,16 +55,22 @@ int run_one(const SuiteArgs& args) {
         return kExitOk;
     };
     // The figure as validate computes it, by the record's method: `total` is
-    // one run's cycles; `steady` the cycles a run of 2N repetitions takes
+    // this run's cycles; `steady` the cycles this run of 2N repetitions takes
     // beyond one of N, so that the fixed cost of starting and draining falls
-    // out. SystemC runs one simulation per process, so these runs go to child
-    // processes (validate's runner) and this one shows the breakdown.
-    BenchmarkDefinition as_run = def;
-    as_run.repetitions = reps;
-    const SimulatedFigure figure = simulate_benchmarks(cfg, {as_run}, 2).front();
-    if (!figure.error.empty()) throw std::runtime_error("simulation failed: " + figure.error);
+    // out. SystemC runs one simulation per process, so the N run goes to a
+    // child process (validate's runner); this one shows the breakdown.
     const bool steady = def.method == BenchmarkDefinition::Method::Steady;
     const std::uint32_t shown = steady ? 2 * reps : reps;
+    Cycle base = 0;
+    if (steady) {
+        BenchmarkDefinition n_run = def;
+        n_run.repetitions = reps;
+        n_run.method = BenchmarkDefinition::Method::Total;
+        const SimulatedFigure n = simulate_benchmarks(cfg, {n_run}, 1).front();
+        if (!n.error.empty()) throw std::runtime_error("simulation failed: " + n.error);
+        base = n.cycles;
+    }
+    auto cycles_of = [&](const RunResult& r) { return r.cycles > base ? r.cycles - base : 0; };
     const char* method = steady ? "steady method: the 2N-repetition run less the N one, as validate"
                                 : "total method, as validate";
     if (def.memory) {  // a memory benchmark: its own workload, cores and figure
@@ -75,7 +81,8 @@ int run_one(const SuiteArgs& args) {
         std::cout << found->id << ": " << memory_kind_name(def.memory->kind) << ", " << w.cores()
                   << " cores, " << w.simds_per_core() << " simds/core, N = " << reps
                   << " repetitions; the breakdown below is of the run of " << shown << "\n";
-        std::cout << "  figure (" << method << "): " << figure.value << " "
+        std::cout << "  figure (" << method
+                  << "): " << memory_figure(def, cfg, cycles_of(r), reps, w.simds_per_core()) << " "
                   << memory_figure_unit(def.memory->kind) << "; measured "
                   << (found->raw.empty() ? "-" : found->raw) << "\n";
         return report(w, r);
@@ -86,7 +93,9 @@ int run_one(const SuiteArgs& args) {
               << w.simds_per_core() << " simds/core, " << def.register_bits << "-bit, "
               << operand_shape_name(def.operand_shape) << ", N = " << reps
               << " repetitions; the breakdown below is of the run of " << shown << "\n";
-    std::cout << "  figure (" << method << "): " << figure.value
+    std::cout << "  figure (" << method << "): "
+              << figure_from_cycles(def, cfg.core.schedulers, cycles_of(r), reps,
+                                    w.simds_per_core())
               << " cycles per body per scheduler; measured "
               << (found->raw.empty() ? "-" : found->raw) << "\n";
     return report(w, r);
