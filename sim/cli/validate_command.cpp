@@ -31,6 +31,13 @@ struct ValidateArgs {
     bool strict = false;
 };
 
+// "m1, m1-max": the chips, for a message.
+std::string list(const std::set<std::string>& chips) {
+    std::string s;
+    for (const auto& c : chips) s += (s.empty() ? "" : ", ") + c;
+    return s;
+}
+
 // The family a shipped config gives a measured chip ("" when none is shipped).
 std::string family_of(const std::string& chip) {
     try {
@@ -46,11 +53,6 @@ std::string family_of(const std::string& chip) {
 std::pair<std::set<std::string>, std::string> chips_to_compare(
     const MachineConfig& cfg, const std::string& chip, const std::set<std::string>& seen,
     const std::vector<std::string>& files) {
-    auto list = [](const std::set<std::string>& chips) {
-        std::string s;
-        for (const auto& c : chips) s += (s.empty() ? "" : ", ") + c;
-        return s;
-    };
     if (!chip.empty()) {
         if (!seen.count(chip))
             throw InputError(files.front(), "--chip " + chip +
@@ -122,8 +124,7 @@ int validate(const ValidateArgs& args) {
         }
     }
     if (report.rows.empty()) {
-        std::string have;
-        for (const auto& c : chips_seen) have += (have.empty() ? "" : ", ") + c;
+        const std::string have = list(chips_seen);
         throw InputError(args.measurements.front(),
                          "no figures for " + chips_named(chips) +
                              (args.only.empty() ? "" : " matching '" + args.only + "'") +
