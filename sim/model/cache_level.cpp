@@ -65,11 +65,18 @@ void CacheLevel::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::s
             ready = *t.ready;
             ++merged_;
         }
-    } else if (!write) {              // a write allocates without reading: per-byte valid bits
+    } else if (write) {
+        // A write allocates without reading: per-byte valid bits.
+    } else if (const auto joined = link.mshrs.in_flight(line, lookup_done)) {
+        // Its tag lost its way meanwhile, but the link's fill of it is on the way.
+        ready = std::max(lookup_done, *joined);
+        *t.ready = ready;
+        ++joined_;
+    } else {
         Cycle* line_ready = t.ready;  // forward() leaves these tags alone
         const Cycle start = link.mshrs.acquire(lookup_done);
         ready = forward(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, start);
-        link.mshrs.hold(ready);
+        link.mshrs.hold(ready, line);
         *line_ready = ready;
         miss_cycles_ += ready - lookup_done;
     }
@@ -93,6 +100,7 @@ void CacheLevel::report_stats(StatsWriter& out) const {
     report_request_stats(out, cfg_.size_bytes, reads_, writes_);
     out.add("bytes", StatUnit::Bytes, "bytes requested", bytes_);
     report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
+    report_joined_misses(out, joined_);
 
     // Bandwidth and queueing, summed over the links (and the shared array).
     double queue = shared_ ? shared_->queue_cycles() : 0.0;

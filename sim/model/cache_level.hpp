@@ -94,7 +94,7 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
     std::unique_ptr<BandwidthTimeline> shared_;  // the L2's array (when it can bind)
     tlm::tlm_generic_payload below_;
     std::vector<unsigned char> line_;
-    std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, merged_ = 0, writebacks_ = 0;
+    std::uint64_t reads_ = 0, writes_ = 0, bytes_ = 0, merged_ = 0, joined_ = 0, writebacks_ = 0;
     std::uint64_t miss_cycles_ = 0;
     MemoryObserver* memory_observer_ = nullptr;
 };

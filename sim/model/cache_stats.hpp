@@ -35,6 +35,14 @@ inline void report_lookup_stats(StatsWriter& out, const CacheTags& tags,
             ratio(miss_cycles, tags.misses()));
 }
 
+// Misses that joined a fill in flight (sim/timing/miss_tracker.hpp).
+inline void report_joined_misses(StatsWriter& out, std::uint64_t joined) {
+    out.add("misses_joining_a_fill", StatUnit::Count,
+            "misses whose line an MSHR was still fetching (its tag taken by other misses "
+            "meanwhile): they wait for that fill, with no request of their own",
+            joined);
+}
+
 // Bytes moved over the span from the first request's arrival to the last
 // byte's delivery (0 without a span).
 inline double bytes_per_cycle_over(std::uint64_t bytes, Cycle first, Cycle last) {

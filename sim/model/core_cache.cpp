@@ -4,6 +4,7 @@
 
 #include "sim/model/timed_request.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace agx {
@@ -32,6 +33,18 @@ Cycle CoreCache::transport(tlm::tlm_command cmd, std::uint64_t address, std::uin
 }
 
 Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
+    if (const auto joined = mshrs_.in_flight(line, at)) {
+        // The line's tag lost its way to other misses, but its fill is on the
+        // way: it comes back into the way just taken.
+        const Cycle ready = std::max(at, *joined);
+        if (tags.ready) *tags.ready = ready;
+        ++joined_;
+        if (tags.evicted_dirty) {
+            ++writebacks_;
+            transport(tlm::TLM_WRITE_COMMAND, tags.evicted_address, cfg_.line_bytes, at);
+        }
+        return ready;
+    }
     const Cycle start = mshrs_.acquire(at);
     accepted_ += start - at;   // access() set it to the request's cycle
     if (tags.evicted_dirty) {  // the victim's data leaves first; nobody waits for it
@@ -40,7 +53,7 @@ Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
     }
     const Cycle done =
         transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, start);
-    mshrs_.hold(done + beats_after_first_);
+    mshrs_.hold(done + beats_after_first_, line, done);
     if (tags.ready) *tags.ready = done;  // present from now, usable when the fill is back
     miss_cycles_ += done - at;
     if (memory_observer_)
@@ -57,7 +70,7 @@ void CoreCache::prefetch(std::uint64_t line, Cycle now) {
     ++prefetches_;
     const Cycle done =
         transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, now);
-    mshrs_.hold(done + beats_after_first_);
+    mshrs_.hold(done + beats_after_first_, line, done);
     tags_.fill(line * cfg_.line_bytes, done);
 }
 
@@ -118,6 +131,7 @@ void CoreCache::report_stats(StatsWriter& out) const {
     report_request_stats(out, cfg_.size_bytes, reads_, writes_);
     out.add("atomics", StatUnit::Count, "atomic requests (performed at the L2)", atomics_);
     report_lookup_stats(out, tags_, merged_, writebacks_, miss_cycles_);
+    report_joined_misses(out, joined_);
     out.add("write_hits", StatUnit::Count, "writes that found their line", write_hits_);
     out.add("prefetches", StatUnit::Count, "next lines requested ahead of a miss", prefetches_);
     out.add("prefetches_dropped", StatUnit::Count, "prefetches not sent: no MSHR free",

@@ -4,7 +4,9 @@
 //
 // A line being filled is present in the tags at once but usable only when its
 // fill returns: later requests for it wait for that fill instead of issuing
-// another (miss merging). Misses in flight hold miss status registers
+// another (miss merging). If other misses to its set take its way before the
+// fill is back, a request for it still finds its MSHR and joins that fill. Misses in flight hold
+// miss status registers
 // (`mshrs`, 0: unlimited); a miss that finds them all taken waits for the
 // first to free, and the load/store unit waits with it. A fill's data is
 // usable when its first beat arrives (critical word first), but its MSHR is
@@ -61,8 +63,9 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
   private:
     Cycle load(std::uint64_t address, Cycle now);
     Cycle store(std::uint64_t address, std::uint32_t bytes, Cycle now);
-    // A demand miss for `line`: waits for an MSHR, requests the line from
-    // below; returns when it is back.
+    // A demand miss for `line`: joins the fill an MSHR has in flight for it,
+    // else waits for an MSHR and requests the line from below; returns when
+    // it is back.
     Cycle fill(std::uint64_t line, Cycle at, const TagResult& tags);
     void prefetch(std::uint64_t line, Cycle now);
     // One TLM request at cycle `at` (ahead of the kernel's time); returns when
@@ -78,7 +81,7 @@ class CoreCache : public sc_core::sc_module, public StatsSource, public MemoryPo
     tlm::tlm_generic_payload trans_;
     std::vector<unsigned char> line_;  // payload buffer: timing only, no data
     Cycle accepted_ = 0;
-    std::uint64_t reads_ = 0, writes_ = 0, atomics_ = 0, merged_ = 0, prefetches_ = 0,
+    std::uint64_t reads_ = 0, writes_ = 0, atomics_ = 0, merged_ = 0, joined_ = 0, prefetches_ = 0,
                   prefetches_dropped_ = 0;
     std::uint64_t writebacks_ = 0, write_hits_ = 0;
     std::uint64_t miss_cycles_ = 0;

@@ -1,11 +1,17 @@
 // A file of miss status holding registers: the misses a cache has in flight,
-// each held until its fill returns. A miss that finds the file full waits
-// for the earliest fill, which is how a cache with few MSHRs caps the
-// bandwidth it can draw from below (bandwidth <= entries x line / latency).
+// each held until its fill returns, and the line each is for. A miss that
+// finds the file full waits for the earliest fill, which is how a cache with
+// few MSHRs caps the bandwidth it can draw from below (bandwidth <= entries x
+// line / latency). A miss for a line that an entry is already fetching joins
+// that entry instead of sending a second request, as a cache looks its MSHRs
+// up beside its tags (Kroft, "Lockup-free instruction fetch/prefetch cache
+// organization", ISCA 1981): the line may have left the tags meanwhile, when
+// other misses to its set took its way before its fill came back.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include <boost/circular_buffer.hpp>
 
@@ -15,48 +21,65 @@ namespace agx {
 
 class MissTracker {
   public:
-    // `entries` 0: unlimited.
-    explicit MissTracker(std::uint32_t entries) : entries_(entries), done_(entries) {}
+    // What hold() records for a request that no later miss can join (an atomic).
+    static constexpr std::uint64_t kNoLine = ~0ull;
+
+    // `entries` 0: unlimited (entries are still kept until their fills return,
+    // so that misses can join them: as many as are in flight at once).
+    explicit MissTracker(std::uint32_t entries)
+        : entries_(entries), held_(entries ? entries : 16) {}
 
     // The first cycle at or after `t` at which a miss can take an entry. If it
     // must wait, the entry it takes is the one that frees first.
     Cycle acquire(Cycle t) {
-        if (entries_ == 0) return t;
         retire(t);
-        if (done_.size() < entries_) return t;
-        const Cycle freed = done_.front();
-        done_.pop_front();
+        if (entries_ == 0 || held_.size() < entries_) return t;
+        const Cycle freed = held_.front().release;
+        held_.pop_front();
         ++full_waits_;
         wait_cycles_ += freed - t;
         return freed;
     }
     // Whether an entry is free at `t`, without taking it (prefetches give way).
     bool available(Cycle t) {
-        if (entries_ == 0) return true;
         retire(t);
-        return done_.size() < entries_;
+        return entries_ == 0 || held_.size() < entries_;
     }
-    // Holds an entry until `done` (after acquire).
-    void hold(Cycle done) {
-        if (entries_ == 0) return;
-        if (done_.full()) done_.set_capacity(done_.capacity() + 1);  // (acquire came first)
+    // Holds an entry for `line` until `release` (after acquire); the line's
+    // data arrives at `data_ready` (at or before `release`).
+    void hold(Cycle release, std::uint64_t line = kNoLine, Cycle data_ready = kNever) {
+        if (held_.full()) held_.set_capacity(held_.capacity() * 2);  // (acquire came first)
         // Fills mostly come back in the order they were asked for: the new
         // one usually goes last, else a few places from the end.
-        auto at = done_.end();
-        while (at != done_.begin() && *(at - 1) > done) --at;
-        done_.insert(at, done);
+        auto at = held_.end();
+        while (at != held_.begin() && (at - 1)->release > release) --at;
+        held_.insert(at, Entry{release, line, data_ready == kNever ? release : data_ready});
+    }
+    // When the data of `line` arrives, if an entry still held at `t` is
+    // fetching it: a miss then joins that entry.
+    std::optional<Cycle> in_flight(std::uint64_t line, Cycle t) {
+        retire(t);
+        for (const Entry& e : held_)
+            if (e.line == line) return e.data_ready;
+        return std::nullopt;
     }
     std::uint32_t entries() const { return entries_; }
     std::uint64_t full_waits() const { return full_waits_; }
     std::uint64_t wait_cycles() const { return wait_cycles_; }
 
   private:
+    struct Entry {
+        Cycle release;
+        std::uint64_t line;
+        Cycle data_ready;
+    };
     void retire(Cycle t) {
-        while (!done_.empty() && done_.front() <= t) done_.pop_front();
+        while (!held_.empty() && held_.front().release <= t) held_.pop_front();
     }
     std::uint32_t entries_;
-    // Fill times in ascending order, in a ring of `entries` (never allocates).
-    boost::circular_buffer<Cycle> done_;
+    // Entries in ascending order of release, in a ring of `entries` (never
+    // allocates when the count is bounded).
+    boost::circular_buffer<Entry> held_;
     std::uint64_t full_waits_ = 0, wait_cycles_ = 0;
 };
 

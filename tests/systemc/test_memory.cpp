@@ -189,3 +189,44 @@ TEST_CASE("the deadlock detector stops a run that issues nothing for core.deadlo
         CHECK(msg.find("instruction_fetch") != std::string::npos);  // the cold fetch goes to DRAM
     }
 }
+
+namespace {
+
+// One simd loads the 128-byte lines at `addresses`, one instruction each, with
+// no wait between them, then waits for all.
+std::vector<Instruction> line_loads(const std::vector<std::uint64_t>& addresses) {
+    std::vector<Instruction> body;
+    unsigned reg = 4;
+    for (const std::uint64_t a : addresses) {
+        Instruction ld = make_instruction("device_load", {reg32(reg++)});
+        ld.mem.base = a;
+        ld.mem.stride = 4;
+        ld.mem.bytes_per_lane = 4;
+        ld.wait_slot = 0;
+        body.push_back(ld);
+    }
+    Instruction wait = make_instruction("wait", {imm(0)});
+    wait.wait_slot = 0;
+    body.push_back(wait);
+    return body;
+}
+
+}  // namespace
+
+TEST_CASE("a miss for a line whose tag was taken while its fill was in flight joins that fill") {
+    // Direct-mapped, low bits: lines 64 apart share a set, so B's miss takes
+    // A's way while A's fill is still on its way from DRAM.
+    const MachineConfig m =
+        load_config("m1", {"core.l1d.associativity=1", "core.l1d.set_index=low_bits"});
+    const std::uint64_t a = 0x100000, b = a + 64 * 128;
+    ProgramWorkload again("A B A", one_simd(), line_loads({a, b, a}), 1);
+    const RunResult r = simulate(m, again, {});
+    const auto& l1 = r.stats.at("gpu").at("core_0").at("l1d");
+    CHECK(l1.at("misses") == 3);  // the tags lost A
+    CHECK(l1.at("misses_joining_a_fill") == 1);
+    // Two data lines reach the L2 (beside the code's), not three.
+    const auto& icache = r.stats.at("gpu").at("core_0").at("icache");
+    CHECK(r.stats.at("gpu").at("l2").at("reads").get<std::uint64_t>() ==
+          icache.at("misses").get<std::uint64_t>() + icache.at("prefetches").get<std::uint64_t>() +
+              2);
+}

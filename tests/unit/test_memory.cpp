@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "sim/timing/bandwidth_timeline.hpp"
@@ -109,6 +110,21 @@ TEST_CASE("MSHR file: a miss that finds every entry taken waits for the first to
     MissTracker unlimited(0);
     for (int i = 0; i < 100; ++i) unlimited.hold(1000);
     CHECK(unlimited.acquire(5) == 5);
+}
+
+TEST_CASE("MSHR file: a miss finds the entry fetching its line until the entry frees", "[memory]") {
+    MissTracker m(4);
+    m.hold(120, 7, 100);  // line 7: data at 100, entry held to 120
+    m.hold(90);           // an atomic: no line to join
+    CHECK(m.in_flight(7, 50) == std::optional<Cycle>(100));
+    CHECK(m.in_flight(7, 110) == std::optional<Cycle>(100));  // data in, entry still held
+    CHECK_FALSE(m.in_flight(8, 50).has_value());
+    CHECK_FALSE(m.in_flight(MissTracker::kNoLine, 50).has_value());
+    CHECK_FALSE(m.in_flight(7, 120).has_value());  // freed
+    MissTracker unlimited(0);                      // unlimited entries are still looked up
+    for (std::uint64_t line = 0; line < 100; ++line) unlimited.hold(1000 + line, line);
+    CHECK(unlimited.in_flight(99, 0) == std::optional<Cycle>(1099));
+    CHECK_FALSE(unlimited.in_flight(0, 1000).has_value());
 }
 
 TEST_CASE("cache tags: dirty lines report their write-back, and lines keep their fill time",
