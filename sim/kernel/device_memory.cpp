@@ -211,6 +211,16 @@ void DeviceMemory::initial_bytes(std::size_t b, std::uint64_t offset, unsigned c
     }
     const unsigned eb = element_bytes(f.type);
     std::size_t done = 0;
+    // Whole elements (every page of a buffer but a ragged last): each
+    // element's bytes written in place, little-endian.
+    if (offset % eb == 0) {
+        const std::uint64_t first = offset / eb;
+        for (std::size_t i = 0; done + eb <= n; ++i, done += eb) {
+            const std::uint64_t v = element_value(f, first + i);
+            for (unsigned k = 0; k < eb; ++k)
+                out[done + k] = static_cast<unsigned char>(v >> (8 * k));
+        }
+    }
     while (done < n) {
         const std::uint64_t at = offset + done;
         const std::uint64_t index = at / eb;

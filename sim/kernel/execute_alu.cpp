@@ -40,41 +40,6 @@ Source resolve(const Operand& o, const SimdState& s, const Uniforms& u, Imm16 im
     return r;
 }
 
-std::uint64_t read64(const Operand& o, const SimdState& s, const Uniforms& u, unsigned lane) {
-    switch (o.kind) {
-        case OperandKind::Reg: {
-            const unsigned r = o.first_half >> 1;
-            const std::uint64_t lo = s.reg(r)[lane];
-            if (o.halves == 1) return (lo >> ((o.first_half & 1u) * 16u)) & 0xffffu;
-            if (o.halves == 2) return lo;
-            return lo | std::uint64_t{s.reg(r + 1)[lane]} << 32;
-        }
-        case OperandKind::Uniform: {
-            const unsigned r = o.first_half >> 1;
-            if (o.halves == 1) return (u[r] >> ((o.first_half & 1u) * 16u)) & 0xffffu;
-            if (o.halves == 2) return u[r];
-            return u[r] | std::uint64_t{u[r + 1]} << 32;
-        }
-        case OperandKind::Imm:
-            return o.imm;
-        case OperandKind::None:
-            break;
-    }
-    return 0;
-}
-
-void write_lane(const Operand& d, SimdState& s, unsigned lane, std::uint64_t value) {
-    const unsigned r = d.first_half >> 1;
-    std::uint32_t& lo = s.reg(r)[lane];
-    if (d.halves == 1) {
-        const unsigned sh = (d.first_half & 1u) * 16u;
-        lo = (lo & ~(0xffffu << sh)) | (static_cast<std::uint32_t>(value & 0xffffu) << sh);
-    } else {
-        lo = static_cast<std::uint32_t>(value);
-        if (d.halves >= 4) s.reg(r + 1)[lane] = static_cast<std::uint32_t>(value >> 32);
-    }
-}
-
 bool is_alu(Sem k) {
     return k < Sem::DeviceLoad;
 }
@@ -142,27 +107,21 @@ FragmentPlace fragment_place(unsigned lane) {
 }
 
 void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
-    float a[8][8], b[8][8], c[8][8];
+    std::uint32_t a[64], b[64], c[64], d[64];
     for (unsigned l = 0; l < kLanes; ++l) {
         const auto [m, n] = fragment_place(l);
         const std::uint64_t av = read64(k.in.src[0], s, u, l), bv = read64(k.in.src[1], s, u, l),
                             cv = read64(k.in.src[2], s, u, l);
         for (unsigned e = 0; e < 2; ++e) {
-            a[m][n + e] = sem::f32(static_cast<std::uint32_t>(av >> (32 * e)));
-            b[m][n + e] = sem::f32(static_cast<std::uint32_t>(bv >> (32 * e)));
-            c[m][n + e] = sem::f32(static_cast<std::uint32_t>(cv >> (32 * e)));
+            a[8 * m + n + e] = static_cast<std::uint32_t>(av >> (32 * e));
+            b[8 * m + n + e] = static_cast<std::uint32_t>(bv >> (32 * e));
+            c[8 * m + n + e] = static_cast<std::uint32_t>(cv >> (32 * e));
         }
     }
+    fp32_matrix_fmadd8x8(d, a, b, c);
     each(s.exec, [&](unsigned l) {
         const auto [m, n] = fragment_place(l);
-        std::uint64_t out = 0;
-        for (unsigned e = 0; e < 2; ++e) {
-            std::uint32_t acc = sem::bits(c[m][n + e]);
-            for (unsigned i = 0; i < 8; ++i)
-                acc = sem::fmadd32(sem::bits(a[m][i]), sem::bits(b[i][n + e]), acc);
-            out |= std::uint64_t{acc} << (32 * e);
-        }
-        write_lane(k.in.dst[0], s, l, out);
+        write_lane(k.in.dst[0], s, l, d[8 * m + n] | std::uint64_t{d[8 * m + n + 1]} << 32);
     });
 }
 

@@ -41,7 +41,29 @@ void compute(Fp32Op op, std::uint32_t* r, const std::uint32_t* a, const std::uin
     }
 }
 
+AGX_FP32_CLONES
+void matrix_product(std::uint32_t* d, const std::uint32_t* a, const std::uint32_t* b,
+                    const std::uint32_t* c) {
+    // A row of d at a time, its 8 columns side by side (one vector): each
+    // element still takes its k steps in order.
+    for (unsigned m = 0; m < 8; ++m) {
+        std::uint32_t acc[8];
+        for (unsigned n = 0; n < 8; ++n) acc[n] = c[8 * m + n];
+        for (unsigned i = 0; i < 8; ++i) {
+            const float am = in32(a[8 * m + i]);
+            for (unsigned n = 0; n < 8; ++n)
+                acc[n] = out32(std::fma(am, in32(b[8 * i + n]), in32(acc[n])));
+        }
+        for (unsigned n = 0; n < 8; ++n) d[8 * m + n] = acc[n];
+    }
+}
+
 }  // namespace
+
+void fp32_matrix_fmadd8x8(std::uint32_t* d, const std::uint32_t* a, const std::uint32_t* b,
+                          const std::uint32_t* c) {
+    matrix_product(d, a, b, c);
+}
 
 void fp32_lanes(Fp32Op op, std::uint32_t* out, const std::uint32_t* a, const std::uint32_t* b,
                 const std::uint32_t* c, std::uint32_t mask) {

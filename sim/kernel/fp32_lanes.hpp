@@ -16,4 +16,10 @@ enum class Fp32Op : std::uint8_t { Add, Mul, Madd };
 void fp32_lanes(Fp32Op op, std::uint32_t* out, const std::uint32_t* a, const std::uint32_t* b,
                 const std::uint32_t* c, std::uint32_t mask);
 
+// The 8 x 8 binary32 matrix product d = a b + c, row-major, each element
+// accumulated from c in k order with fused multiply-adds (fmadd32's rules
+// at every step): simd_matrix_fmadd32's arithmetic.
+void fp32_matrix_fmadd8x8(std::uint32_t* d, const std::uint32_t* a, const std::uint32_t* b,
+                          const std::uint32_t* c);
+
 }  // namespace agx::kernel

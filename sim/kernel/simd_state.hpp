@@ -78,11 +78,44 @@ enum class Imm16 : std::uint8_t { Integer, Float };
 
 Source resolve(const Operand& o, const SimdState& s, const Uniforms& u,
                Imm16 imm16 = Imm16::Integer);
-// A 64-bit source (a register pair, a uniform pair, or an immediate zero-extended).
-std::uint64_t read64(const Operand& o, const SimdState& s, const Uniforms& u, unsigned lane);
+// A 64-bit source (a register pair, a uniform pair, or an immediate
+// zero-extended). Inline: the executor calls it per lane.
+inline std::uint64_t read64(const Operand& o, const SimdState& s, const Uniforms& u,
+                            unsigned lane) {
+    switch (o.kind) {
+        case OperandKind::Reg: {
+            const unsigned r = o.first_half >> 1;
+            const std::uint64_t lo = s.reg(r)[lane];
+            if (o.halves == 1) return (lo >> ((o.first_half & 1u) * 16u)) & 0xffffu;
+            if (o.halves == 2) return lo;
+            return lo | std::uint64_t{s.reg(r + 1)[lane]} << 32;
+        }
+        case OperandKind::Uniform: {
+            const unsigned r = o.first_half >> 1;
+            if (o.halves == 1) return (u[r] >> ((o.first_half & 1u) * 16u)) & 0xffffu;
+            if (o.halves == 2) return u[r];
+            return u[r] | std::uint64_t{u[r + 1]} << 32;
+        }
+        case OperandKind::Imm:
+            return o.imm;
+        case OperandKind::None:
+            break;
+    }
+    return 0;
+}
 
 // Writes lane `lane` of a destination of 16, 32 or 64 bits (the operand's
 // width; a 16-bit destination keeps the other half of its register).
-void write_lane(const Operand& d, SimdState& s, unsigned lane, std::uint64_t value);
+inline void write_lane(const Operand& d, SimdState& s, unsigned lane, std::uint64_t value) {
+    const unsigned r = d.first_half >> 1;
+    std::uint32_t& lo = s.reg(r)[lane];
+    if (d.halves == 1) {
+        const unsigned sh = (d.first_half & 1u) * 16u;
+        lo = (lo & ~(0xffffu << sh)) | (static_cast<std::uint32_t>(value & 0xffffu) << sh);
+    } else {
+        lo = static_cast<std::uint32_t>(value);
+        if (d.halves >= 4) s.reg(r + 1)[lane] = static_cast<std::uint32_t>(value >> 32);
+    }
+}
 
 }  // namespace agx::kernel
