@@ -199,7 +199,10 @@ std::unique_ptr<Workload> kernel_ffma_ilp4(std::uint64_t n, unsigned cores) {
                               ("agxsim_bench_kernel_" + std::to_string(::getpid()) + ".agxk"))
                                  .string();
     std::ofstream(path) << text;
-    auto k = std::make_unique<kernel::KernelWorkload>(kernel::load_kernel(path, "", {}));
+    // Its simds run as long as the row asks (a million instructions each at
+    // the 100M scaling row): no per-simd limit.
+    auto k = std::make_unique<kernel::KernelWorkload>(
+        kernel::load_kernel(path, "", {}), kernel::KernelWorkload::kDefaultMaxInstructions, 0);
     std::remove(path.c_str());
     return k;
 }
@@ -222,8 +225,10 @@ std::unique_ptr<Workload> compiled_ffma_ilp4(std::uint64_t n, unsigned cores) {
                               ("agxsim_bench_launch_" + std::to_string(::getpid()) + ".launch"))
                                  .string();
     std::ofstream(path) << launch;
-    auto k = std::make_unique<kernel::KernelWorkload>(kernel::load_kernel(
-        std::string(AGX_SOURCE_DIR) + "/bench/compiled_ffma_ilp4.agxk", path, {}));
+    auto k = std::make_unique<kernel::KernelWorkload>(
+        kernel::load_kernel(std::string(AGX_SOURCE_DIR) + "/bench/compiled_ffma_ilp4.agxk", path,
+                            {}),
+        kernel::KernelWorkload::kDefaultMaxInstructions, 0);  // as long as the row asks
     std::remove(path.c_str());
     return k;
 }

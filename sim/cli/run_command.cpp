@@ -1,5 +1,6 @@
 // `agxsim run TRACE`: simulate a trace on a machine and report where the
 // cycles went.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,6 +24,8 @@
 #include "sim/stats/cpi_stack_svg.hpp"
 #include "sim/stats/instruction_profile.hpp"
 #include "sim/stats/timeline.hpp"
+#include "sim/timing/occupancy.hpp"
+#include "sim/trace/functional_run.hpp"
 
 namespace agx::cli {
 
@@ -39,6 +42,7 @@ struct RunArgs {
     std::uint64_t timeline_max_events = 500'000;
     std::string cores = "1";
     bool quiet = false;
+    bool functional = false;
     KernelOptions kernel;
     std::vector<std::string> dumps;  // NAME=FILE
 };
@@ -135,10 +139,44 @@ void write_text(const std::string& path, const std::string& text) {
     if (!out) throw InputError(path, "cannot write");
 }
 
+// `--functional`: the kernel's instructions with no timing, for its results.
+int run_functional(const RunArgs& args, const MachineConfig& cfg, unsigned cores) {
+    for (const auto& [given, option] : {std::pair{!args.stats.empty(), "--stats"},
+                                        {!args.profile.empty(), "--profile"},
+                                        {!args.timeline.empty(), "--timeline"},
+                                        {!args.report.empty(), "--report"},
+                                        {!args.timeline_window.empty(), "--timeline-window"}})
+        if (given)
+            throw InputError("--functional", std::string("runs without timing, so it has no ") +
+                                                 (option + 2) + " to write: drop " + option);
+    OpenedWorkload opened = open_workload(args.trace, args.kernel);
+    if (!opened.kernel)
+        throw InputError(args.trace, "--functional runs kernels (a trace has no results to check)");
+    std::vector<Dump> dumps = open_dumps(args.dumps, opened.kernel);
+    // As many threadgroups at a time as the simulated cores would hold.
+    const Residency residency = compute_residency(cfg.core, opened.kernel->launch(), args.trace);
+    const std::uint32_t window = residency.threadgroups_per_core * cores;
+    const auto start = std::chrono::steady_clock::now();
+    const FunctionalRunResult r = run_functional(*opened.kernel, window);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (Dump& d : dumps) {
+        if (d.npy)
+            opened.kernel->memory().dump_npy(d.buffer, d.file->stream());
+        else
+            opened.kernel->memory().dump_raw(d.buffer, d.file->stream());
+    }
+    for (Dump& d : dumps) d.file->commit();
+    if (!args.quiet)
+        print_functional_summary(std::cout, cfg, *opened.kernel, r.simd_instructions, window, secs);
+    return kExitOk;
+}
+
 int run(RunArgs args) {
     take_launch_overrides(args.overrides, args.kernel);
     const MachineConfig cfg = load_config(args.config, args.overrides);
     const unsigned cores = parse_cores(args.cores, cfg);
+    if (args.functional) return run_functional(args, cfg, cores);
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
     std::unique_ptr<OutputFile> profile_file;
@@ -253,6 +291,9 @@ void add_run_command(CLI::App& app, Action& action) {
     cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
         ->capture_default_str();
     cmd->add_flag("-q,--quiet", args->quiet, "Print nothing on success");
+    cmd->add_flag("--functional", args->functional,
+                  "Kernels: execute with no timing, for results and --dump only (threadgroups "
+                  "run as many at a time as --cores hold)");
     cmd->add_option("--dump", args->dumps,
                     "Kernels: write a buffer's final contents, NAME=FILE (.npy by extension, "
                     "else raw bytes; repeatable)");

@@ -61,4 +61,18 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
         << "cycles/s\n";
 }
 
+void print_functional_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,
+                              std::uint64_t simd_instructions, std::uint32_t window,
+                              double host_seconds) {
+    const Launch& l = workload.launch();
+    out << "agxsim " << AGXSIM_VERSION << ": " << workload.name() << " on " << cfg.name
+        << ", functional (no timing)\n";
+    out << "  launch            " << l.threadgroups << " threadgroups x "
+        << l.threads_per_threadgroup << " threads, " << window << " at a time\n";
+    out << "  simd instructions " << simd_instructions << "\n";
+    const double secs = host_seconds > 0 ? host_seconds : 1e-9;
+    out << "  host              " << format_number("%.3f s", host_seconds) << ", "
+        << si(simd_instructions / secs) << "SIMD-instructions/s\n";
+}
+
 }  // namespace agx::cli

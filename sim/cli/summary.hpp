@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 
 #include "sim/config/machine_config.hpp"
@@ -11,5 +12,9 @@ namespace agx::cli {
 // peak, and where the scheduler-cycles went.
 void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,
                    const RunResult& r);
+// The account of a functional run (`run --functional`): what ran, how fast.
+void print_functional_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,
+                              std::uint64_t simd_instructions, std::uint32_t window,
+                              double host_seconds);
 
 }  // namespace agx::cli

@@ -37,6 +37,10 @@ void add_kernel_options(CLI::App& cmd, KernelOptions& options) {
     cmd.add_option("--max-instructions", options.max_instructions,
                    "Kernels: stop with an error after this many SIMD-instructions")
         ->capture_default_str();
+    cmd.add_option("--max-simd-instructions", options.max_simd_instructions,
+                   "Kernels: stop with an error when one simd has run this many SIMD-instructions "
+                   "(a loop that does not end; 0: no limit)")
+        ->capture_default_str();
     cmd.add_option("--kernel", options.kernel_name,
                    "OpenCL C sources: the kernel to run (default: the file's only kernel)");
     cmd.add_option("-D,--define", options.defines,
@@ -126,7 +130,8 @@ std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
     apply_register_hints(loaded, options);
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) loaded.program.text_lines.push_back(line);
-    return std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions);
+    return std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions,
+                                                    options.max_simd_instructions);
 }
 
 }  // namespace
@@ -147,8 +152,8 @@ OpenedWorkload open_workload(const std::string& path, const KernelOptions& optio
         kernel::LoadedKernel loaded =
             kernel::load_kernel(path, options.launch, options.launch_sets);
         apply_register_hints(loaded, options);
-        auto k =
-            std::make_unique<kernel::KernelWorkload>(std::move(loaded), options.max_instructions);
+        auto k = std::make_unique<kernel::KernelWorkload>(
+            std::move(loaded), options.max_instructions, options.max_simd_instructions);
         w.kernel = k.get();
         w.workload = std::move(k);
         return w;

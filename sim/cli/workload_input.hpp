@@ -26,6 +26,7 @@ struct KernelOptions {
     std::string register_hints = "as-written";  // --register-hints
     std::vector<std::string> launch_sets;       // KEY=VALUE of --set launch.KEY=VALUE
     std::uint64_t max_instructions = kernel::KernelWorkload::kDefaultMaxInstructions;
+    std::uint64_t max_simd_instructions = kernel::KernelWorkload::kDefaultMaxSimdInstructions;
 };
 
 // Adds --launch and --max-instructions to a command.

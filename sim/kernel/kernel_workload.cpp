@@ -94,6 +94,11 @@ class KernelWorkload::Stream : public InstructionStream {
             fail(k,
                  "the kernel ran past --max-instructions=" + std::to_string(w_.max_instructions_) +
                      " (still running here: a loop that does not end?)");
+        if (++executed_ > w_.max_simd_instructions_ && w_.max_simd_instructions_ != 0)
+            fail(k, "this simd ran past --max-simd-instructions=" +
+                        std::to_string(w_.max_simd_instructions_) +
+                        " (still running here: a loop that does not end? A simd meant to run "
+                        "longer needs a larger limit, 0 for none)");
         if (w_.observer_) w_.observer_->issued(global_simd_, cur_);
         ready_ = false;
         std::size_t next = s_.index + 1;
@@ -446,13 +451,16 @@ class KernelWorkload::Stream : public InstructionStream {
     Instruction cur_;
     bool ready_ = false;
     std::uint32_t global_simd_ = 0;
+    std::uint64_t executed_ = 0;  // by this simd
 };
 
-KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructions)
+KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructions,
+                               std::uint64_t max_simd_instructions)
     : program_(std::move(kernel.program)),
       spec_(std::move(kernel.launch)),
       memory_(spec_.buffers),
-      max_instructions_(max_instructions) {
+      max_instructions_(max_instructions),
+      max_simd_instructions_(max_simd_instructions) {
     launch_.threads_per_threadgroup = spec_.threads_per_threadgroup();
     const std::uint64_t groups = spec_.threadgroup_count();
     if (groups > 0xffffffffull)

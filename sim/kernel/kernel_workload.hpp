@@ -34,7 +34,19 @@ class KernelWorkload : public Workload {
     // The default for max_instructions: far beyond any kernel meant to end.
     static constexpr std::uint64_t kDefaultMaxInstructions = 10'000'000'000ull;
 
-    KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructions = kDefaultMaxInstructions);
+    // The default for max_simd_instructions: one simd executing 2^20
+    // SIMD-instructions (about a millisecond of a real core's time for that
+    // simd alone) is taken for a loop that does not end. The timed model
+    // issues oldest first, so a kernel's first simds run ahead and trip it
+    // in under a second on one m1 core (25 s on all 32 of m1-max's), where
+    // the launch-wide limit took tens of minutes; a functional run, whose
+    // simds take even turns, after about (simds resident) x 2^20. The
+    // library's longest simd, sgemm_tiled's at n = 2048, runs about 39,000
+    // (4,898 at n = 256, its k loop 8 times longer).
+    static constexpr std::uint64_t kDefaultMaxSimdInstructions = 1ull << 20;
+
+    KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructions = kDefaultMaxInstructions,
+                   std::uint64_t max_simd_instructions = kDefaultMaxSimdInstructions);
     ~KernelWorkload() override;
 
     const Launch& launch() const override { return launch_; }
@@ -64,6 +76,7 @@ class KernelWorkload : public Workload {
     Uniforms uniforms_{};
     std::uint64_t stack_base_ = 0;
     std::uint64_t max_instructions_;
+    std::uint64_t max_simd_instructions_;  // 0: none
     std::uint64_t executed_ = 0;
     IssueObserver* observer_ = nullptr;
     // Threadgroup memory of the resident threadgroups, alive while one of

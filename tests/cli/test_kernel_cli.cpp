@@ -171,3 +171,30 @@ TEST_CASE("kernel-only options are refused for a trace") {
     CHECK(r.code == 2);
     CHECK(r.err.find("unknown launch key or parameter") != std::string::npos);
 }
+
+TEST_CASE("a kernel that loops forever stops by default, naming the pc it loops at") {
+    const fs::path k = write_file("spin.agxk",
+                                  "agxsim-kernel 1\n"
+                                  "launch grid=4096 threadgroup=128 registers=8\n"
+                                  "buffer out size=16384 fill=zero\n"
+                                  "uniform u0_u1 buffer=out\n"
+                                  "  mov_imm r0l, 0\n"
+                                  "  mov_imm r1, 0\n"
+                                  "loop:\n"
+                                  "  iadd32 r1, r1, 1\n"
+                                  "  jmp_exec_any loop\n"
+                                  "  stop\n");
+    for (const std::string mode : {"", " --functional"}) {
+        const fs::path dump = scratch() / "spin_out.npy";
+        const Result r = agxsim("run " + k.string() + mode + " --dump out=" + dump.string());
+        INFO(mode << ": " << r.err);
+        CHECK(r.code == 2);
+        CHECK(r.err.find("spin.agxk:8: pc 0xc") != std::string::npos);  // in the loop
+        CHECK(r.err.find("ran past --max-simd-instructions=1048576") != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK_FALSE(fs::exists(dump));
+    }
+    // The limit is the user's to set.
+    const Result low = agxsim("run " + k.string() + " -q --max-simd-instructions 1000");
+    CHECK(low.err.find("ran past --max-simd-instructions=1000 ") != std::string::npos);
+}

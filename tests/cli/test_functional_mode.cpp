@@ -1,0 +1,93 @@
+// `agxsim run --functional`: every kernel of the library leaves its buffers
+// exactly as the timed run does, and options that need timing are refused.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_run.hpp"
+
+using namespace agx_test;
+
+namespace {
+
+// The buffer names a kernel file declares (`buffer NAME ...` lines).
+std::vector<std::string> buffer_names(const fs::path& kernel) {
+    std::vector<std::string> names;
+    std::ifstream in(kernel);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string first, name;
+        if (words >> first >> name && first == "buffer") names.push_back(name);
+    }
+    return names;
+}
+
+// Runs `kernel` with every buffer dumped under `tag`; returns the dumps' bytes.
+std::vector<std::string> run_dumping(const fs::path& kernel, const std::string& extra,
+                                     const std::string& tag) {
+    std::string dumps;
+    const auto names = buffer_names(kernel);
+    for (const std::string& n : names)
+        dumps += " --dump " + n + "=" + (scratch() / (tag + "_" + n + ".bin")).string();
+    const Result r = agxsim("run " + kernel.string() + " -q" + extra + dumps);
+    INFO(kernel.string() << extra << "\n" << r.err);
+    REQUIRE(r.code == 0);
+    std::vector<std::string> bytes;
+    for (const std::string& n : names) bytes.push_back(slurp(scratch() / (tag + "_" + n + ".bin")));
+    return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("functional run: every library kernel's buffers are the timed run's, byte for byte") {
+    unsigned kernels = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(AGX_SOURCE_DIR) / "traces/kernels")) {
+        if (entry.path().extension() != ".agxk") continue;
+        ++kernels;
+        const auto timed = run_dumping(entry.path(), "", "timed");
+        const auto functional = run_dumping(entry.path(), " --functional", "functional");
+        REQUIRE(timed.size() == functional.size());
+        for (std::size_t b = 0; b < timed.size(); ++b) {
+            INFO(entry.path().filename().string() << " buffer " << b);
+            CHECK(!timed[b].empty());
+            CHECK(timed[b] == functional[b]);
+        }
+    }
+    CHECK(kernels >= 13);
+}
+
+TEST_CASE("functional run: threadgroups that wait on earlier ones finish with all cores resident") {
+    // The scan's look-back spins on its predecessors' flags: on 32 cores many
+    // threadgroups run side by side, and each must still see its
+    // predecessors' sums.
+    const fs::path scan = fs::path(AGX_SOURCE_DIR) / "traces/kernels/scan.agxk";
+    const auto timed = run_dumping(scan, " --config m1-max --cores all", "timed");
+    const auto functional =
+        run_dumping(scan, " --config m1-max --cores all --functional", "functional");
+    CHECK(timed == functional);
+}
+
+TEST_CASE("functional run: what needs timing is refused in one line, and nothing is written") {
+    const std::string saxpy = std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk";
+    for (const std::string option : {"--stats", "--profile", "--timeline", "--report"}) {
+        const fs::path out = scratch() / "refused_output";
+        const Result r = agxsim("run " + saxpy + " --functional " + option + " " + out.string() +
+                                " --dump y=" + (scratch() / "refused_y.bin").string());
+        INFO(option << ": " << r.err);
+        CHECK(r.code == 2);
+        CHECK(r.err.find("--functional") != std::string::npos);
+        CHECK(r.err.find(option) != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK_FALSE(fs::exists(out));
+        CHECK_FALSE(fs::exists(scratch() / "refused_y.bin"));
+    }
+    const Result trace = agxsim("run " + std::string(AGX_SOURCE_DIR) +
+                                "/traces/examples/ffma_chain.trace --functional");
+    INFO(trace.err);
+    CHECK(trace.code == 2);
+    CHECK(trace.err.find("runs kernels") != std::string::npos);
+}
