@@ -78,6 +78,17 @@ std::vector<Dump> open_dumps(const std::vector<std::string>& specs, kernel::Kern
     return dumps;
 }
 
+// Writes each buffer after a successful run, then completes every file.
+void write_dumps(std::vector<Dump>& dumps, kernel::KernelWorkload* k) {
+    for (Dump& d : dumps) {
+        if (d.npy)
+            k->memory().dump_npy(d.buffer, d.file->stream());
+        else
+            k->memory().dump_raw(d.buffer, d.file->stream());
+    }
+    for (Dump& d : dumps) d.file->commit();
+}
+
 // `A:B`, `A:` or `:B` in cycles.
 void parse_window(const std::string& text, TimelineOptions& o) {
     const auto colon = text.find(':');
@@ -157,18 +168,12 @@ int run_functional(const RunArgs& args, const MachineConfig& cfg, unsigned cores
     const Residency residency = compute_residency(cfg.core, opened.kernel->launch(), args.trace);
     const std::uint32_t window = residency.threadgroups_per_core * cores;
     const auto start = std::chrono::steady_clock::now();
-    const FunctionalRunResult r = run_functional(*opened.kernel, window);
+    const std::uint64_t executed = run_functional(*opened.kernel, window);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (Dump& d : dumps) {
-        if (d.npy)
-            opened.kernel->memory().dump_npy(d.buffer, d.file->stream());
-        else
-            opened.kernel->memory().dump_raw(d.buffer, d.file->stream());
-    }
-    for (Dump& d : dumps) d.file->commit();
+    write_dumps(dumps, opened.kernel);
     if (!args.quiet)
-        print_functional_summary(std::cout, cfg, *opened.kernel, r.simd_instructions, window, secs);
+        print_functional_summary(std::cout, cfg, *opened.kernel, executed, window, secs);
     return kExitOk;
 }
 
@@ -214,13 +219,7 @@ int run(RunArgs args) {
     options.memory_observer = timeline.get();
     const RunResult result = simulate(cfg, *workload, options);
 
-    for (Dump& d : dumps) {
-        if (d.npy)
-            opened.kernel->memory().dump_npy(d.buffer, d.file->stream());
-        else
-            opened.kernel->memory().dump_raw(d.buffer, d.file->stream());
-    }
-    for (Dump& d : dumps) d.file->commit();
+    write_dumps(dumps, opened.kernel);
     if (stats_file) {
         stats_file->stream() << std::setw(2) << result.stats << "\n";
         stats_file->commit();

@@ -33,23 +33,20 @@ Cycle CoreCache::transport(tlm::tlm_command cmd, std::uint64_t address, std::uin
 }
 
 Cycle CoreCache::fill(std::uint64_t line, Cycle at, const TagResult& tags) {
-    if (const auto joined = mshrs_.in_flight(line, at)) {
-        // The line's tag lost its way to other misses, but its fill is on the
-        // way: it comes back into the way just taken.
-        const Cycle ready = std::max(at, *joined);
-        if (tags.ready) *tags.ready = ready;
-        ++joined_;
-        if (tags.evicted_dirty) {
-            ++writebacks_;
-            transport(tlm::TLM_WRITE_COMMAND, tags.evicted_address, cfg_.line_bytes, at);
-        }
-        return ready;
-    }
-    const Cycle start = mshrs_.acquire(at);
+    // A line whose fill is still on the way (its tag taken by other misses
+    // meanwhile) joins that fill and takes no MSHR of its own.
+    const auto joined = mshrs_.in_flight(line, at);
+    const Cycle start = joined ? at : mshrs_.acquire(at);
     accepted_ += start - at;   // access() set it to the request's cycle
     if (tags.evicted_dirty) {  // the victim's data leaves first; nobody waits for it
         ++writebacks_;
         transport(tlm::TLM_WRITE_COMMAND, tags.evicted_address, cfg_.line_bytes, start);
+    }
+    if (joined) {  // it comes back into the way just taken
+        const Cycle ready = std::max(at, *joined);
+        if (tags.ready) *tags.ready = ready;
+        ++joined_;
+        return ready;
     }
     const Cycle done =
         transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, start);

@@ -5,10 +5,10 @@
 // A line being filled is present in the tags at once but usable only when its
 // fill returns: later requests for it wait for that fill instead of issuing
 // another (miss merging). If other misses to its set take its way before the
-// fill is back, a request for it still finds its MSHR and joins that fill. Misses in flight hold
-// miss status registers
-// (`mshrs`, 0: unlimited); a miss that finds them all taken waits for the
-// first to free, and the load/store unit waits with it. A fill's data is
+// fill is back, a request for it still finds its MSHR and joins that fill.
+// Misses in flight hold miss status registers (`mshrs`, 0: unlimited); a
+// miss that finds them all taken waits for the first to free, and the
+// load/store unit waits with it. A fill's data is
 // usable when its first beat arrives (critical word first), but its MSHR is
 // held until the last beat is in and the line is written into the array:
 // line / (link bytes per cycle) - 1 + line / bytes_per_cycle cycles later. So
