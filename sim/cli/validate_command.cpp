@@ -11,6 +11,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/config/chip_family.hpp"
 #include "sim/config/config_loader.hpp"
 #include "validation/lib/report.hpp"
 #include "validation/lib/runner.hpp"
@@ -38,13 +39,30 @@ std::string list(const std::set<std::string>& chips) {
     return s;
 }
 
-// The family a shipped config gives a measured chip ("" when none is shipped).
-std::string family_of(const std::string& chip) {
+// A measured chip's GPU family and where it comes from: the shipped config of
+// that name; else the chip-family table (sim/config/chip_family.hpp); else
+// the Metal family the probe recorded for the device ("Apple7"). Empty when
+// none says.
+struct ChipFamily {
+    std::string family;
+    std::string by;  // "its config", "the chip-family table", "the probe's device record"
+};
+ChipFamily family_of(const std::string& chip,
+                     const std::vector<validation::MeasurementFile>& files) {
     try {
-        return load_config(chip, {}).family;
+        return {load_config(chip, {}).family, "its config"};
     } catch (const std::exception&) {
-        return "";
     }
+    if (auto f = chip_family(chip)) return {*f, "the chip-family table"};
+    for (const auto& file : files)
+        for (const auto& m : file.records) {
+            if (m.chip != chip || !m.probe.is_object() || !m.probe.contains("device")) continue;
+            const auto& d = m.probe["device"];
+            if (d.is_object() && d.contains("family") && d["family"].is_string())
+                if (auto f = family_from_metal_name(d["family"].get<std::string>()))
+                    return {*f, "the probe's device record"};
+        }
+    return {};
 }
 
 // Which measured chips' figures a config is compared with, and the words
@@ -52,6 +70,7 @@ std::string family_of(const std::string& chip) {
 // chips of its family; else every chip in the files.
 std::pair<std::set<std::string>, std::string> chips_to_compare(
     const MachineConfig& cfg, const std::string& chip, const std::set<std::string>& seen,
+    const std::vector<validation::MeasurementFile>& measured,
     const std::vector<std::string>& files) {
     if (!chip.empty()) {
         if (!seen.count(chip))
@@ -62,11 +81,17 @@ std::pair<std::set<std::string>, std::string> chips_to_compare(
     }
     if (seen.count(cfg.name)) return {{cfg.name}, "its own chip's figures (" + cfg.name + ")"};
     std::set<std::string> family;
-    for (const auto& c : seen)
-        if (family_of(c) == cfg.family) family.insert(c);
+    std::string by;
+    for (const auto& c : seen) {
+        const ChipFamily f = family_of(c, measured);
+        if (f.family != cfg.family) continue;
+        family.insert(c);
+        by += (by.empty() ? "" : ", ") + c + " by " + f.by;
+    }
     if (!family.empty())
         return {family, "the figures of its family, " + cfg.family + ": " + list(family) +
-                            " (no figures for '" + cfg.name + "'; --chip picks one chip)"};
+                            " (no figures for '" + cfg.name + "'; family of " + by +
+                            "; --chip picks one chip)"};
     if (seen.empty()) throw InputError(files.front(), "the files hold no figures");
     return {seen, "every chip's figures: " + list(seen) + " (none for '" + cfg.name +
                       "' or its family " + cfg.family + "; --chip picks one chip)"};
@@ -93,7 +118,8 @@ int validate(const ValidateArgs& args) {
         files.push_back(read_measurements(path));
         for (const auto& m : files.back().records) chips_seen.insert(m.chip);
     }
-    const auto [chips, how] = chips_to_compare(cfg, args.chip, chips_seen, args.measurements);
+    const auto [chips, how] =
+        chips_to_compare(cfg, args.chip, chips_seen, files, args.measurements);
 
     ValidationReport report;
     report.config = cfg.name;
