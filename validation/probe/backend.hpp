@@ -42,8 +42,10 @@ struct DeviceInfo {
     // How the device was found: "MTLCreateSystemDefaultDevice()" or
     // "MTLCopyAllDevices()[0]" (the default device was nil).
     std::string device_source;
-    // The kernels' compile settings: "mathMode safe, mathFloatingPointFunctions
-    // precise" (macOS 15 and later) or "fastMathEnabled NO" (which sets both).
+    // The kernels' compile settings: "mathMode fast, mathFloatingPointFunctions
+    // fast" (macOS 15 and later) or "fastMathEnabled YES" (which sets both),
+    // the default; with --precise "mathMode safe, mathFloatingPointFunctions
+    // precise" or "fastMathEnabled NO".
     std::string compile_options;
 };
 
@@ -102,6 +104,10 @@ class Backend {
 
 struct MetalOptions {
     bool use_counters = true;  // sample timestamps at stage boundaries where supported
+    // Compile with math mode safe and the precise float functions, rather
+    // than fast math (Xcode's default, with which the reference tables were
+    // measured); DeviceInfo::compile_options says which.
+    bool precise = false;
 };
 // The Metal backend; on a build without Metal, throws BackendError saying so.
 std::unique_ptr<Backend> make_metal_backend(const MetalOptions& options);

@@ -83,8 +83,10 @@ void parse_fake_failures(const std::string& list, FakeOptions& options) {
             options.fail_counter_buffer = true;
         else
             throw std::invalid_argument("unknown fake failure '" + key +
-                                        "' (compile, run, resolve, archive, counter-buffer)");
+                                        "' (compile, run, resolve, archive, counter-buffer, fold)");
     }
+        else if (key == "fold")
+            options.fold = value;
 }
 
 FakeBackend::FakeBackend(const FakeOptions& options) : options_(options), rng_(options.seed) {}
@@ -98,7 +100,8 @@ DeviceInfo FakeBackend::device() const {
     d.os = "none (fake backend)";
     d.cores = options_.cores;
     d.device_source = "fake";
-    d.compile_options = "none (fake backend)";
+    d.compile_options =
+        options_.precise ? "none (fake backend; --precise)" : "none (fake backend; fast math)";
     d.stage_boundary_counters =
         options_.counters != FakeOptions::Counters::None && !options_.fail_counter_buffer;
     if (options_.fail_counter_buffer)
@@ -158,8 +161,10 @@ DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& di
     const bool cold = dispatches_++ < options_.cold_dispatches || busy_ < options_.cold_seconds;
     const double clock = options_.clock_ghz * (cold ? 0.5 : 1.0);
     std::uniform_real_distribution<double> noise(0.0, options_.noise);
-    const double seconds =
-        waves * wave_cycles(it->second, groups * active) / (clock * 1e9) * (1.0 + noise(rng_));
+    double cycles = wave_cycles(it->second, groups * active);
+    if (matches(options_.fold, name) && !options_.precise)
+        cycles = kWaveOverheadCycles + (cycles - kWaveOverheadCycles) / 64;
+    const double seconds = waves * cycles / (clock * 1e9) * (1.0 + noise(rng_));
 
     busy_ += seconds;
     DispatchTiming t;

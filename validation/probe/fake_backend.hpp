@@ -25,6 +25,7 @@ struct FakeOptions {
     unsigned cold_dispatches = 3;  // dispatches at half clock before the GPU reaches its top clock
     double cold_seconds = 0;       // and GPU seconds at half clock, whichever lasts longer
     double noise = 0.01;           // each run takes up to this much longer
+    bool precise = false;          // the math mode it reports (nothing is compiled)
 
     // Failures, as the Metal calls would report them, for kernels whose
     // benchmark name contains the text ("*": every kernel; empty: none).
@@ -33,6 +34,10 @@ struct FakeOptions {
     std::string fail_resolve;          // resolveCounterRange returns nil
     bool fail_archive = false;         // every binary archive fails to serialize
     bool fail_counter_buffer = false;  // newCounterSampleBufferWithDescriptor fails
+    // The compiler shortens these kernels' chains under fast math (a chain of
+    // adds reassociated into one multiply): their bodies cost 1/64 of what
+    // they should, unless `precise`.
+    std::string fold;
 };
 
 // "compile=FADD32,resolve=*,archive,counter-buffer,run=IMUL": the failures

@@ -113,6 +113,7 @@ struct RunArgs {
     double clock_ghz = 0;
     std::uint64_t seed = 1;
     bool no_counters = false;
+    bool precise = false;  // math mode safe and precise functions instead of fast math
     std::string fake_chip, fake_fail;
     double fake_clock_ghz = 0;
 };
@@ -121,10 +122,11 @@ std::unique_ptr<Backend> make_backend(const RunArgs& a) {
     if (a.backend != "fake") {
         if (!a.fake_fail.empty() || !a.fake_chip.empty() || a.fake_clock_ghz > 0)
             throw agx::InputError("--fake-fail", "the --fake-* options need --backend fake");
-        return make_metal_backend({!a.no_counters});
+        return make_metal_backend({!a.no_counters, a.precise});
     }
     FakeOptions f;
     f.seed = a.seed;
+    f.precise = a.precise;
     if (!a.fake_chip.empty()) {
         f.chip = a.fake_chip;
         f.name = "agxsim fake GPU (synthetic timings, " + a.fake_chip + ")";
@@ -247,6 +249,7 @@ int check(RunArgs& a) {
 
 struct CompileArgs {
     std::string metal, out, function, backend = metal_backend_available() ? "metal" : "";
+    bool precise = false;
 };
 
 // The `kernel void NAME(` functions of a Metal source.
@@ -258,9 +261,9 @@ std::vector<std::string> kernel_functions(const std::string& source) {
     return names;
 }
 
-// Compiles a user's Metal kernel with the suite's settings (math mode safe,
-// precise float functions) and saves its binary archive, the input of
-// applegpu's disassembler and so of `agxsim kernel import`.
+// Compiles a user's Metal kernel with the suite's settings (fast math, or
+// with --precise math mode safe and precise float functions) and saves its binary archive, the
+// input of applegpu's disassembler and so of `agxsim kernel import`.
 int compile(const CompileArgs& a) {
     std::ifstream in(a.metal, std::ios::binary);
     if (!in) throw agx::InputError(a.metal, "cannot open");
@@ -286,7 +289,7 @@ int compile(const CompileArgs& a) {
     if (a.backend == "fake")
         backend = std::make_unique<FakeBackend>(FakeOptions{});
     else
-        backend = make_metal_backend({false});
+        backend = make_metal_backend({false, a.precise});
     Kernel k;
     k.source = source;
     k.entry = function;
@@ -382,9 +385,13 @@ int main(int argc, char* argv[]) {
         cmd->add_option("--seed", a.seed, "Fake backend: the noise generator's seed")
             ->capture_default_str();
         cmd->add_flag("--no-counters", a.no_counters, "Metal: time with the command buffer only");
-        cmd->add_option("--fake-fail", a.fake_fail,
-                        "Fake backend, for testing: failures to inject, e.g. "
-                        "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer");
+        cmd->add_flag("--precise", a.precise,
+                      "Compile with math mode safe and the precise float functions (default: "
+                      "fast math, as the reference tables were measured); the file records which");
+        cmd->add_option(
+            "--fake-fail", a.fake_fail,
+            "Fake backend, for testing: failures to inject, e.g. "
+            "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer,fold=FADD");
         cmd->add_option(
             "--fake-chip", a.fake_chip,
             "Fake backend, for testing: the chip it reports (m3-max: not in the table)");
@@ -450,6 +457,8 @@ int main(int argc, char* argv[]) {
     compile_cmd
         ->add_option("--backend", c->backend, "metal (the GPU) or fake (checks the file only)")
         ->check(CLI::IsMember({"metal", "fake"}));
+    compile_cmd->add_flag("--precise", c->precise,
+                          "Math mode safe and the precise float functions (default: fast math)");
     compile_cmd->callback([c, &action] { action = [c] { return compile(*c); }; });
 
     try {

@@ -101,26 +101,32 @@ std::string file_name_of(const std::string& id) {
     return s;
 }
 
-// The same math on every macOS: math mode safe (no transformation that
-// could change a result) and the precise 32-bit float functions. macOS 15
-// replaced fastMathEnabled with mathMode and mathFloatingPointFunctions; per
-// Apple's documentation fastMathEnabled = NO sets exactly these two, so
-// older systems get the same kernels through it. `what` says which.
-MTLCompileOptions* compile_options(std::string& what) {
+// The same math on every macOS. By default fast math, Xcode's default and
+// the setting the reference tables were measured with: math mode fast and
+// the fast float functions. With `precise`, math mode safe (no
+// transformation that could change a result) and the precise float
+// functions. macOS 15 replaced fastMathEnabled with mathMode and
+// mathFloatingPointFunctions; per Apple's documentation fastMathEnabled sets
+// exactly these two (YES: fast and fast, NO: safe and precise), so older
+// systems get the same kernels through it. `what` says which.
+MTLCompileOptions* compile_options(bool precise, std::string& what) {
     MTLCompileOptions* options = [MTLCompileOptions new];
 #if defined(__MAC_15_0) && __MAC_OS_X_VERSION_MAX_ALLOWED >= __MAC_15_0
     if (@available(macOS 15.0, *)) {
-        options.mathMode = MTLMathModeSafe;
-        options.mathFloatingPointFunctions = MTLMathFloatingPointFunctionsPrecise;
-        what = "mathMode safe, mathFloatingPointFunctions precise";
+        options.mathMode = precise ? MTLMathModeSafe : MTLMathModeFast;
+        options.mathFloatingPointFunctions = precise ? MTLMathFloatingPointFunctionsPrecise
+                                                     : MTLMathFloatingPointFunctionsFast;
+        what = precise ? "mathMode safe, mathFloatingPointFunctions precise (--precise)"
+                       : "mathMode fast, mathFloatingPointFunctions fast";
         return options;
     }
 #endif
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
-    options.fastMathEnabled = NO;
+    options.fastMathEnabled = precise ? NO : YES;
 #pragma clang diagnostic pop
-    what = "fastMathEnabled NO (math mode safe, precise float functions)";
+    what = precise ? "fastMathEnabled NO (math mode safe, precise float functions; --precise)"
+                   : "fastMathEnabled YES (math mode fast, fast float functions)";
     return options;
 }
 
@@ -148,7 +154,7 @@ class MetalBackend : public Backend {
                 throw BackendError(
                     "[MTLDevice newBufferWithLength:options:] returned nil (output)");
 
-            compile_options_ = compile_options(info_.compile_options);
+            compile_options_ = compile_options(options.precise, info_.compile_options);
             info_.backend = "metal";
             info_.name = str(device_.name);
             info_.chip = chip_from_device_name(info_.name);

@@ -25,6 +25,14 @@ constexpr double kSettled = 0.02;      // a kernel's warm-up: two runs in a row 
 constexpr double kRateSettled = 0.01;  // the device warm-up: two batches' rates this close
 constexpr unsigned kSchedulers = 4;    // per core
 constexpr std::size_t kCrossChecks = 8;
+// A body's steady figure can be no lower than one cycle: a scheduler issues
+// at most one instruction per cycle, and every body holds one at least (the
+// lowest figure of the reference tables is 1.0). Less the clock check's and
+// the trials' allowance, a figure below this means the compiler removed work
+// from the chain (fast math lets it reassociate a chain of adds into one
+// multiply). A total-method figure carries the kernel's fixed cost, which
+// hides such a loss, so only steady figures are held to it.
+constexpr double kIssueFloor = 0.8;
 
 using WallClock = std::chrono::steady_clock;
 
@@ -572,6 +580,13 @@ class Session {
 };
 
 // Step 1 for the whole selection, with progress and failures in the log.
+        if (steady && !def.body.empty() && value < kIssueFloor) {
+            not_measured(m, "the figure, " + format(value) +
+                                " cycles per body, is below one cycle, the least any instruction "
+                                "issues in: the compiler shortened the chain (fast math may "
+                                "reassociate it); --precise compiles without that");
+            return;
+        }
 std::vector<Prepared> compile_all(Session& s, const std::vector<SuiteEntry>& entries,
                                   double& seconds) {
     const auto t0 = WallClock::now();

@@ -3,7 +3,7 @@
 // 120 repetitions, fully unrolled
 //   IMUL32 (uint): x = x * y; each chain rotates through 2 values (x the newest, y the oldest), as a chain over an invariant y would fold (x+y+y = x+2y); the seeds are odd, so the products stay odd and never reach 0
 //   IADD32 (uint): x = x + y; each chain rotates through 2 values (x the newest, y the oldest), as a chain over an invariant y would fold (x+y+y = x+2y)
-// Compiled with math mode safe and the precise 32-bit float functions (fastMathEnabled = NO before macOS 15): no float operation is reassociated or contracted, and a function without fast:: or precise:: is the precise one.
+// Compiled with fast math by default, as the reference tables were measured (a function without fast:: or precise:: is the fast one), or with --precise in math mode safe with the precise float functions (no float operation reassociated or contracted); the file's probe.device.compile_options says which. A chain the compiler shortens comes out below one cycle per body and is recorded as not measured.
 #include <metal_stdlib>
 using namespace metal;
 
