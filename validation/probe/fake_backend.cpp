@@ -81,12 +81,12 @@ void parse_fake_failures(const std::string& list, FakeOptions& options) {
             options.fail_archive = true;
         else if (key == "counter-buffer")
             options.fail_counter_buffer = true;
+        else if (key == "fold")
+            options.fold = value;
         else
             throw std::invalid_argument("unknown fake failure '" + key +
                                         "' (compile, run, resolve, archive, counter-buffer, fold)");
     }
-        else if (key == "fold")
-            options.fold = value;
 }
 
 FakeBackend::FakeBackend(const FakeOptions& options) : options_(options), rng_(options.seed) {}

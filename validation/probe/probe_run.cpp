@@ -549,6 +549,13 @@ class Session {
                          "the 2N run was not slower than the N run (" + format(value) + " cycles)");
             return;
         }
+        if (steady && !def.body.empty() && value < kIssueFloor) {
+            not_measured(m, "the figure, " + format(value) +
+                                " cycles per body, is below one cycle, the least any instruction "
+                                "issues in: the compiler shortened the chain (fast math may "
+                                "reassociate it); --precise compiles without that");
+            return;
+        }
         m.value = value;
         m.raw = format(value);
         m.qualifier = spread > options_.max_spread || !clock_ok_ ? "~" : "";
@@ -580,13 +587,6 @@ class Session {
 };
 
 // Step 1 for the whole selection, with progress and failures in the log.
-        if (steady && !def.body.empty() && value < kIssueFloor) {
-            not_measured(m, "the figure, " + format(value) +
-                                " cycles per body, is below one cycle, the least any instruction "
-                                "issues in: the compiler shortened the chain (fast math may "
-                                "reassociate it); --precise compiles without that");
-            return;
-        }
 std::vector<Prepared> compile_all(Session& s, const std::vector<SuiteEntry>& entries,
                                   double& seconds) {
     const auto t0 = WallClock::now();
