@@ -94,6 +94,47 @@ TEST_CASE("fake run: agxsim validate accepts the file as it is") {
     CHECK(r.out.find("t/IMUL32 + 3 IADD32/throughput/m1-max") != std::string::npos);
 }
 
+TEST_CASE("fake run: a companion kernel's record names what it ran, and validate simulates it") {
+    FakeBackend backend;
+    const std::vector<SuiteEntry> suite = {
+        {"t/FMAX32/latency", FigureKind::Latency, latency("FMAX32")},
+        {"t/RINT32/throughput", FigureKind::Throughput, throughput("RINT32")},
+        {"t/FADD32/latency", FigureKind::Latency, latency("FADD32")}};
+    const auto file = run_suite(backend, suite, RunOptions{});
+    REQUIRE(file.records.size() == 3);
+
+    const auto& fmax = file.records[0];
+    REQUIRE(fmax.benchmark.body.size() == 1);
+    CHECK(fmax.benchmark.body[0].op == "FMAX32 + FADD32");
+    CHECK(fmax.benchmark.body[0].count == 1);
+    CHECK(fmax.benchmark.body_label() == "FMAX32 + FADD32");
+    CHECK(fmax.id == "t/FMAX32/latency/m1-max");  // the id names the row it measures
+    const auto& added = fmax.probe.at("companions");
+    REQUIRE(added.size() == 1);
+    CHECK(added[0].at("operation") == "FMAX32");
+    CHECK(added[0].at("recorded_as") == "FMAX32 + FADD32");
+    CHECK(added[0].at("terms")[0].at("companion") == "FADD32");
+    CHECK(added[0].at("terms")[0].at("why").get<std::string>().find("fmax returns one of its "
+                                                                    "inputs") != std::string::npos);
+    // What validate does with the record: it expands, so it is simulated.
+    CHECK(agx::validation::unsupported_reason(fmax.benchmark).empty());
+    CHECK(agx::validation::expand_operation(fmax.benchmark.body[0].op, 32, fmax.id).size() == 2);
+    // The fake GPU runs the companion too: two 3-cycle steps a repetition.
+    CHECK(*fmax.value == Approx(6.0 + 2000.0 / 1440).epsilon(0.03));
+
+    CHECK(file.records[1].benchmark.body_label() == "RINT32 + FADD32");
+    CHECK(file.records[2].benchmark.body_label() == "FADD32");
+    CHECK_FALSE(file.records[2].probe.contains("companions"));
+
+    const std::string path = write(file, "companion_results.json");
+    const Result r = shell(std::string(AGXSIM_EXE) + " validate --config m1-max --measurements " +
+                           path + " -j 2");
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("3 figures, 3 in the statistics") != std::string::npos);
+    CHECK(r.out.find("t/FMAX32/latency/m1-max") != std::string::npos);
+}
+
 TEST_CASE("cli: agxsim-probe run on the fake backend, then gen and list") {
     const std::string suite = (scratch() / "cli_suite.json").string();
     std::ofstream(suite) << R"({"benchmarks": [

@@ -5,6 +5,7 @@
 
 #include "isa/catalogue.hpp"
 #include "validation/lib/benchmark.hpp"
+#include "validation/probe/msl_ops.hpp"
 
 namespace agx::probe {
 
@@ -33,10 +34,13 @@ Cost step_cost(std::string_view mnemonic) {
     }
 }
 
+// A repetition of the kernel the generator writes: each operation with the
+// instructions its expression adds (msl_ops.hpp's companions).
 Cost repetition_cost(const validation::BenchmarkDefinition& def) {
     Cost total;
     for (const auto& item : def.body) {
-        const auto steps = validation::expand_operation(item.op, def.register_bits, def.name);
+        const auto steps = validation::expand_operation(with_companions(item.op, def.register_bits),
+                                                        def.register_bits, def.name);
         double chain = 0;
         for (const auto& s : steps) {
             const Cost c = step_cost(s.mnemonic);

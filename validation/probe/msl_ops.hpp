@@ -52,6 +52,13 @@ struct MslOp {
     std::string_view type;  // MSL type of the live value: "float", "half", "uint", ...
     std::string_view expr;
     OpForm form = OpForm::Direct;
+    // What the expression runs besides the operation, on the same dependent
+    // chain, as the reference tables name it: a mix of names that
+    // validation::expand_operation expands ("FADD32", "2 BITWISE32 + FADD32";
+    // companions() reads it). The note says why. Empty: the expression is the
+    // operation alone (loop-invariant operands, such as a masked shift
+    // amount, are computed once, outside the chain).
+    std::string_view companion = {};
     // Why the expression is more than the operation (a companion instruction
     // that keeps the chain from settling or folding), or why its values stay
     // in range; printed in the kernel's header.
@@ -82,6 +89,24 @@ struct ResolvedTerm {
     const MslOp* op;
     std::uint32_t count;
 };
+
+// One instruction a table entry's expression adds to its operation, and how
+// many of it each operation brings.
+struct Companion {
+    std::string op;  // a name of the reference tables: "FADD32", "IADD16", "BITWISE32"
+    std::uint32_t count = 1;
+};
+// The entry's companion, term by term; empty when it has none.
+std::vector<Companion> companions(const MslOp& op);
+
+// A body item's operation as the kernel runs it: each term followed by its
+// table entry's companions, as one mix ("FMAX32" -> "FMAX32 + FADD32",
+// "3 RINT32" -> "3 RINT32 + 3 FADD32"), which the simulator expands as one
+// dependent chain, as the kernel computes it. A term is written by its
+// resolved name (width included) once any term has a companion; an
+// operation with no companion anywhere comes back unchanged. Throws
+// GeneratorError as resolve_operation does.
+std::string with_companions(const std::string& op, std::uint32_t register_bits);
 
 // Resolves a body item's op name the way validation::expand_operation does: a
 // width-less name takes the register width first ("FFMA" at 16 bits is

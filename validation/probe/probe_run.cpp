@@ -75,6 +75,36 @@ nlohmann::json pipeline_json(const PipelineInfo& p) {
     return j;
 }
 
+// The record's body is what the kernel runs: each operation with the
+// instructions its expression adds on the same chain (msl_ops.hpp's
+// companions), so that `agxsim validate` simulates what was measured.
+// m.probe["companions"] says what was added to which operation, and why. An
+// operation the generator cannot write keeps its body: nothing ran.
+void record_companions(Measurement& m) {
+    if (m.benchmark.memory) return;
+    nlohmann::json added = nlohmann::json::array();
+    for (auto& item : m.benchmark.body) {
+        std::string recorded;
+        std::vector<ResolvedTerm> terms;
+        try {
+            recorded = with_companions(item.op, m.benchmark.register_bits);
+            terms = resolve_operation(item.op, m.benchmark.register_bits);
+        } catch (const GeneratorError&) {
+            continue;
+        }
+        if (recorded == item.op) continue;
+        nlohmann::json why = nlohmann::json::array();
+        for (const auto& t : terms)
+            if (!t.op->companion.empty())
+                why.push_back({{"operation", t.op->name},
+                               {"companion", t.op->companion},
+                               {"why", t.op->note}});
+        added.push_back({{"operation", item.op}, {"recorded_as", recorded}, {"terms", why}});
+        item.op = recorded;
+    }
+    if (!added.empty()) m.probe["companions"] = added;
+}
+
 nlohmann::json launch_json(const LaunchPlan& plan) {
     return {{"threadgroups", plan.threadgroups},
             {"threads_per_threadgroup", plan.threads_per_threadgroup},
@@ -262,6 +292,7 @@ class Session {
         m.clock_ghz = ctx_.clock_ghz;
         m.kind = entry.kind;
         m.benchmark = entry.def;
+        record_companions(m);
         m.probe["device"] = device_json();
         if (!p.kernels.empty()) {
             nlohmann::json kernels = nlohmann::json::array();
