@@ -5,6 +5,9 @@
 
 #include <regex>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "probe_test_util.hpp"
 
@@ -65,4 +68,41 @@ TEST_CASE("readme: every agxsim-probe subcommand and option it names exists") {
         INFO(o);
         CHECK(help.find(o) != std::string::npos);
     }
+}
+
+TEST_CASE("readme: the Mac section's check, run and validate, as written, end in a report") {
+    // The section's own command lines, run in order in a directory of their
+    // own, on the fake backend and a part of the suite (the only additions).
+    const std::string s = mac_section();
+    std::vector<std::string> lines;
+    std::istringstream in(s);
+    bool code = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("```", 0) == 0) {
+            code = !code;
+            continue;
+        }
+        if (!code) continue;
+        if (line.rfind("build/validation/probe/agxsim-probe check", 0) == 0 ||
+            line.rfind("build/validation/probe/agxsim-probe run", 0) == 0 ||
+            line.rfind("build/agxsim validate", 0) == 0)
+            lines.push_back(line.substr(0, line.find('#')));
+    }
+    REQUIRE(lines.size() == 3);
+    const auto dir = scratch() / "mac_section";
+    std::filesystem::create_directories(dir);
+    for (std::string line : lines) {
+        const bool probe = line.rfind("build/validation/probe/agxsim-probe", 0) == 0;
+        const std::string exe = probe ? AGXSIM_PROBE_EXE : AGXSIM_EXE;
+        line = exe + line.substr(line.find(' '));
+        if (probe) line += " --backend fake --only float_instructions/FADD32/";
+        const Result r = shell("cd " + quoted(dir.string()) + " && " + line);
+        INFO(line << "\n" << r.out << r.err);
+        REQUIRE(r.code == 0);
+    }
+    for (const char* f :
+         {"results.json", "report/summary.json", "report/results.csv", "report/correlation.svg"})
+        CHECK(std::filesystem::is_regular_file(dir / f));
+    CHECK(slurp(dir / "report/results.csv").find("float_instructions/FADD32/throughput") !=
+          std::string::npos);
 }
