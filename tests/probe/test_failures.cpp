@@ -1,11 +1,13 @@
 // What a first run on a real Mac can meet, injected into the fake backend:
 // a kernel Metal rejects, a binary archive that cannot be written, counter
-// samples that cannot be read or hold zeros, a command buffer that fails, a
-// GPU below its clock, a chip the clock table does not know. Each costs at
-// most its benchmark, and the file is still written with the reason.
+// samples that cannot be read, hold zeros or disagree with the command
+// buffer, a command buffer that fails, a GPU below its clock, a chip the
+// clock table does not know. Each costs at most its benchmark, and the file
+// is still written with the reason.
 #include <catch2/catch.hpp>
 
 #include "probe_test_util.hpp"
+#include "validation/probe/elapsed.hpp"
 #include "validation/probe/fake_backend.hpp"
 #include "validation/probe/probe_run.hpp"
 
@@ -153,15 +155,139 @@ TEST_CASE("failures: no counter sample buffer: the command buffer times the run"
     for (const auto& m : file.records) CHECK(m.value);
 }
 
-TEST_CASE("failures: the counters are cross-checked against the command buffer") {
+TEST_CASE("failures: counters that agree with the command buffer time the run") {
     const auto file = run_with(FakeOptions{});
     const auto& timing = file.probe.at("timing");
     CHECK(timing.at("source") == "counters");
     CHECK(timing.at("cross_check_agrees") == true);
+    CHECK(timing.at("reason").get<std::string>().find("within the tolerance") != std::string::npos);
+    CHECK(timing.at("tolerance").at("rule") == counter_tolerance_text());
+    CHECK(timing.at("tolerance").at("gap") == kCounterGap);
+    // Every dispatch of the clock kernel was compared; the first few are listed.
+    CHECK(timing.at("cross_checked").get<std::size_t>() >= 6);
     REQUIRE(timing.at("cross_check").size() >= 4);
-    for (const auto& e : timing.at("cross_check"))
+    for (const auto& e : timing.at("cross_check")) {
+        CHECK(e.at("agree") == true);
         CHECK(e.at("counters_seconds").get<double>() <=
               e.at("command_buffer_seconds").get<double>());
+    }
+    CHECK(timing.at("fallbacks").empty());
+    for (const auto& m : file.records) {
+        INFO(m.id);
+        REQUIRE(m.value);
+        for (const auto& k : m.probe.at("kernels")) CHECK(k.at("timing") == "counters");
+        CHECK(m.provenance.find("stage-boundary counter timestamps") != std::string::npos);
+    }
+}
+
+TEST_CASE("failures: counters that disagree with the command buffer: it times the run, and why") {
+    FakeOptions f;
+    f.counter_disagree = "*";  // the samples span half of every pass
+    const auto file = round_trip(run_with(f), "counters_disagree.json");
+    const auto& timing = file.probe.at("timing");
+    CHECK(timing.at("source") == "command_buffer");
+    const std::string reason = timing.at("reason");
+    CHECK(reason.find("disagree with the command buffer on dispatch 1 of the clock kernel") !=
+          std::string::npos);
+    CHECK(reason.find(counter_tolerance_text()) != std::string::npos);
+    CHECK(timing.at("cross_check_agrees") == false);
+    for (const auto& e : timing.at("cross_check")) CHECK(e.at("agree") == false);
+    // Sampled and readable, but not trusted.
+    CHECK(file.probe.at("device").at("counters_sampled") == true);
+    CHECK(file.probe.at("device").at("stage_boundary_counters") == false);
+    for (const auto& m : file.records) {
+        INFO(m.id);
+        REQUIRE(m.value);
+        for (const auto& k : m.probe.at("kernels")) CHECK(k.at("timing") == "command_buffer");
+        CHECK(m.provenance.find("GPUStartTime/GPUEndTime") != std::string::npos);
+    }
+    // Timed by the command buffer, the figures are the fake model's (the
+    // counters' would halve them).
+    CHECK(*record(file, "t/FADD32/throughput/m1-max").value == Approx(1.0).epsilon(0.03));
+    CHECK(*record(file, "t/FADD32/latency/m1-max").value ==
+          Approx(3.0 + 2000.0 / 1440).epsilon(0.05));
+}
+
+TEST_CASE("failures: counters that disagree on one benchmark: it alone falls back, and why") {
+    FakeOptions f;
+    f.counter_disagree = "t/IMUL32";
+    const auto file = round_trip(run_with(f), "counters_disagree_once.json");
+    const auto& timing = file.probe.at("timing");
+    CHECK(timing.at("source") == "counters");
+    CHECK(timing.at("fallbacks") == nlohmann::json::array({"t/IMUL32/latency"}));
+    const auto& imul = record(file, "t/IMUL32/latency/m1-max");
+    REQUIRE(imul.value);
+    CHECK(imul.probe.at("kernels")[0].at("timing") == "command_buffer");
+    const std::string why = imul.probe.at("timing_fallback");
+    CHECK(why.find("the counters disagree with the command buffer on dispatch 1") !=
+          std::string::npos);
+    CHECK(record(file, "t/FADD32/latency/m1-max").probe.at("kernels")[0].at("timing") ==
+          "counters");
+}
+
+TEST_CASE("timing: every timed dispatch is queued back to back, several in flight") {
+    FakeBackend backend;
+    RunOptions o = options();
+    o.in_flight = 3;
+    const auto file = run_suite(backend, small_suite(), o);
+    const auto& sent = backend.submitted();
+    CHECK(sent.alone == 0);  // nothing submitted and waited for on its own
+    CHECK(sent.max_in_flight == 3);
+    // The warm-up, two clock checks, and each benchmark's warm-up and trials.
+    CHECK(sent.batches >= 1 + 2 + 2 * 3);
+    std::size_t timed = 0;
+    for (const auto& m : file.records)
+        for (const auto& k : m.probe.at("kernels"))
+            timed += k.at("warmup_seconds").size() + k.at("trial_seconds").size();
+    CHECK(sent.batched > timed);
+    CHECK(file.probe.at("timing").at("submission").get<std::string>().find("3 command buffers") !=
+          std::string::npos);
+}
+
+TEST_CASE("fake backend: a batch runs back to back, each dispatch with its counter samples") {
+    FakeOptions f;
+    f.cold_dispatches = 0;
+    f.noise = 0;
+    FakeBackend backend(f);
+    const auto def = latency("FADD32");
+    const Kernel k = generate_kernel(def, def.repetitions);
+    const PipelineInfo p = backend.compile(k, "");
+    Dispatch d;
+    d.threadgroups = 32 * 250;
+    d.threads_per_threadgroup = 128;
+    d.threadgroup_memory_bytes = 61440;
+    d.params.active_simds = 4;
+    const auto times = backend.run_batch(repeated(p, d, 4), 4);
+    REQUIRE(times.size() == 4);
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        INFO(i);
+        const CrossCheck c = cross_check(times[i]);
+        REQUIRE(c.counter_seconds);
+        CHECK(c.agree);
+        if (i > 0) CHECK(times[i].gpu_start == times[i - 1].gpu_end);  // no idle between them
+    }
+    const DispatchTiming alone = backend.run(p, d);
+    CHECK(alone.gpu_start > times.back().gpu_end);  // a dispatch alone waits for its submission
+
+    SECTION("an injected disagreement: the counters span half the pass") {
+        f.counter_disagree = "FADD32";
+        FakeBackend bad(f);
+        const PipelineInfo q = bad.compile(k, "");
+        const auto t = bad.run_batch(repeated(q, d, 2), 2);
+        for (const auto& e : t) {
+            const CrossCheck c = cross_check(e);
+            REQUIRE(c.counter_seconds);
+            CHECK_FALSE(c.agree);
+            CHECK(*c.counter_seconds < 0.6 * c.command_buffer_seconds);
+        }
+    }
+    SECTION("the failure's name on the command line") {
+        FakeOptions parsed;
+        parse_fake_failures("counter-disagree=IMUL,resolve", parsed);
+        CHECK(parsed.counter_disagree == "IMUL");
+        parse_fake_failures("counter-disagree", parsed);
+        CHECK(parsed.counter_disagree == "*");
+    }
 }
 
 TEST_CASE("failures: a command buffer error in the warm-up costs the warm-up and the check") {
@@ -357,6 +483,11 @@ TEST_CASE("cli: agxsim-probe check on the fake backend, ready or not") {
     CHECK(r.code == 0);
     CHECK(r.out.find("clock 1.") != std::string::npos);  // the fake's 1.296, measured
     CHECK(r.out.find("(measured)") != std::string::npos);
+
+    r = shell(base + " --fake-fail counter-disagree");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("timing: command_buffer (the stage-boundary counters disagree") !=
+          std::string::npos);
 
     r = shell(base + " --fake-fail nonsense");
     CHECK(r.code == 2);

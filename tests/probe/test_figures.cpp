@@ -122,6 +122,47 @@ TEST_CASE("elapsed: a run's one source, read from each dispatch") {
     }
 }
 
+TEST_CASE(
+    "elapsed: the counters are trusted only within the stated tolerance of the command "
+    "buffer") {
+    // A 10 ms command buffer; the pass's counter time varies.
+    DispatchTiming t;
+    t.gpu_start = 100.0;
+    t.gpu_end = 100.010;
+    t.seconds_per_tick = 1e-9;
+    t.counter_start = 1'000'000;
+    auto with_pass = [&](double seconds) {
+        t.counter_end = t.counter_start + static_cast<std::uint64_t>(seconds * 1e9 + 0.5);
+        return cross_check(t);
+    };
+    CHECK(with_pass(0.00998).agree);  // 20 us of launch and retirement around the pass
+    CHECK(with_pass(0.0100).agree);
+    CHECK(with_pass(0.01 * (1 + kCounterExcess) - 1e-9).agree);
+    CHECK_FALSE(with_pass(0.01 * (1 + 2 * kCounterExcess)).agree);  // longer than its buffer
+    CHECK(with_pass(0.01 * (1 - kCounterGap) + 1e-9).agree);
+    const CrossCheck half = with_pass(0.005);
+    CHECK_FALSE(half.agree);
+    CHECK(*half.counter_seconds == Approx(0.005));
+    CHECK(half.command_buffer_seconds == Approx(0.010));
+    CHECK(describe_disagreement(half) == "counters 5.0000 ms, command buffer 10.0000 ms");
+
+    SECTION("a short dispatch: the absolute allowance") {
+        t.gpu_end = 100.0004;  // 400 us; 10% is 40 us, less than kCounterGapSeconds
+        CHECK(with_pass(0.0004 - kCounterGapSeconds + 1e-6).agree);
+        CHECK_FALSE(with_pass(0.0004 - kCounterGapSeconds - 1e-5).agree);
+    }
+    SECTION("no counter time: no agreement, and why") {
+        t.counter_end = 0;
+        const CrossCheck c = cross_check(t);
+        CHECK_FALSE(c.agree);
+        CHECK_FALSE(c.counter_seconds);
+        CHECK(c.problem.find("zero") != std::string::npos);
+    }
+    CHECK(counter_tolerance_text() ==
+          "the counters' time may exceed the command buffer's by at most 0.1% and fall short of "
+          "it by at most 10% of it or 100 us, whichever is larger");
+}
+
 TEST_CASE("chip table: config names from device names, clocks per chip") {
     CHECK(chip_from_device_name("Apple M1 Max") == "m1-max");
     CHECK(chip_from_device_name("Apple M1") == "m1");

@@ -65,6 +65,12 @@ struct Dispatch {
     KernelParams params;
 };
 
+// One dispatch of a batch: a pipeline the backend compiled and its launch.
+struct Submission {
+    PipelineInfo pipeline;
+    Dispatch dispatch;
+};
+
 struct DispatchTiming {
     double gpu_start = 0, gpu_end = 0;  // seconds: the command buffer's GPUStartTime/GPUEndTime
     // Stage-boundary counter samples in GPU ticks, and seconds per tick (0:
@@ -85,22 +91,27 @@ class Backend {
     // PipelineInfo::archive_error, not thrown. Throws BackendError when the
     // kernel does not compile.
     virtual PipelineInfo compile(const Kernel& kernel, const std::string& archive_dir) = 0;
-    // Runs one dispatch to completion. Throws BackendError.
+    // Runs one dispatch to completion, alone: the command buffer is
+    // committed and waited for. Its times, with the counter samples where
+    // they are sampled. Throws BackendError.
     virtual DispatchTiming run(const PipelineInfo& pipeline, const Dispatch& dispatch) = 0;
-    // Submits `count` dispatches back to back, each in its own command
-    // buffer with up to `in_flight` of them queued at once, and waits for all:
-    // the GPU never idles between them (the device warm-up). Their times in
-    // order (command buffer times; counters need not be sampled). Throws
-    // BackendError.
-    virtual std::vector<DispatchTiming> run_batch(const PipelineInfo& pipeline,
-                                                  const Dispatch& dispatch, unsigned count,
-                                                  unsigned in_flight) {
-        (void)in_flight;
-        std::vector<DispatchTiming> out;
-        for (unsigned i = 0; i < count; ++i) out.push_back(run(pipeline, dispatch));
-        return out;
-    }
+    // Submits the dispatches in order, back to back, each in its own command
+    // buffer with up to `in_flight` of them queued at once, and waits for
+    // all: the GPU never idles between them, as the reference tables' kernels
+    // were queued. Every measured dispatch of a run (the device warm-up, the
+    // clock checks, each benchmark's warm-up runs and trials) goes through
+    // here. Each dispatch's times in order, as run() gives them: the command
+    // buffer's start and end, and its own stage-boundary counter samples
+    // where the backend samples them. Throws BackendError.
+    virtual std::vector<DispatchTiming> run_batch(const std::vector<Submission>& batch,
+                                                  unsigned in_flight) = 0;
 };
+
+// `count` submissions of one dispatch, for run_batch.
+inline std::vector<Submission> repeated(const PipelineInfo& pipeline, const Dispatch& dispatch,
+                                        unsigned count) {
+    return std::vector<Submission>(count, Submission{pipeline, dispatch});
+}
 
 struct MetalOptions {
     bool use_counters = true;  // sample timestamps at stage boundaries where supported

@@ -1,5 +1,7 @@
 #include "validation/probe/elapsed.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <limits>
 
 namespace agx::probe {
@@ -25,6 +27,36 @@ double command_buffer_seconds(const DispatchTiming& t) {
     if (t.gpu_end > t.gpu_start && t.gpu_start > 0) return t.gpu_end - t.gpu_start;
     throw BackendError("the dispatch has no usable command buffer time: GPUStartTime " +
                        std::to_string(t.gpu_start) + ", GPUEndTime " + std::to_string(t.gpu_end));
+}
+
+std::string counter_tolerance_text() {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "the counters' time may exceed the command buffer's by at most %.1f%% and fall "
+                  "short of it by at most %.0f%% of it or %.0f us, whichever is larger",
+                  100 * kCounterExcess, 100 * kCounterGap, kCounterGapSeconds * 1e6);
+    return buf;
+}
+
+CrossCheck cross_check(const DispatchTiming& t) {
+    CrossCheck c;
+    c.command_buffer_seconds = command_buffer_seconds(t);
+    const CounterTime counters = counter_seconds(t);
+    c.counter_seconds = counters.seconds;
+    c.problem = counters.problem;
+    if (c.counter_seconds) {
+        const double cb = c.command_buffer_seconds, pass = *c.counter_seconds;
+        c.agree = pass <= cb * (1 + kCounterExcess) &&
+                  cb - pass <= std::max(kCounterGap * cb, kCounterGapSeconds);
+    }
+    return c;
+}
+
+std::string describe_disagreement(const CrossCheck& c) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "counters %.4f ms, command buffer %.4f ms",
+                  c.counter_seconds.value_or(0) * 1e3, c.command_buffer_seconds * 1e3);
+    return buf;
 }
 
 double elapsed(const DispatchTiming& t, TimingSource source) {

@@ -13,6 +13,7 @@ namespace {
 
 constexpr double kWaveOverheadCycles = 2000;     // launch and completion of each simd's work
 constexpr double kCommandBufferSeconds = 20e-6;  // what the command buffer adds around the pass
+constexpr double kSubmitSeconds = 1e-4;          // the GPU idles this long for a dispatch run alone
 
 struct Cost {
     double issue = 0;    // scheduler cycles per repetition of one simd
@@ -85,11 +86,14 @@ void parse_fake_failures(const std::string& list, FakeOptions& options) {
             options.fail_archive = true;
         else if (key == "counter-buffer")
             options.fail_counter_buffer = true;
+        else if (key == "counter-disagree")
+            options.counter_disagree = value;
         else if (key == "fold")
             options.fold = value;
         else
             throw std::invalid_argument("unknown fake failure '" + key +
-                                        "' (compile, run, resolve, archive, counter-buffer, fold)");
+                                        "' (compile, run, resolve, archive, counter-buffer, "
+                                        "counter-disagree, fold)");
     }
 }
 
@@ -143,7 +147,28 @@ double FakeBackend::wave_cycles(const Kernel& kernel, std::uint32_t resident_sim
     return kWaveOverheadCycles + kernel.repetitions * std::max(c.latency, c.issue * per_scheduler);
 }
 
-DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& dispatch) {
+DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& d) {
+    ++submitted_.alone;
+    // Committed alone and waited for: the GPU idles while the CPU submits.
+    return execute(pipeline, d, kSubmitSeconds);
+}
+
+std::vector<DispatchTiming> FakeBackend::run_batch(const std::vector<Submission>& batch,
+                                                   unsigned in_flight) {
+    ++submitted_.batches;
+    submitted_.batched += batch.size();
+    submitted_.max_in_flight = std::max(submitted_.max_in_flight, in_flight);
+    std::vector<DispatchTiming> out;
+    out.reserve(batch.size());
+    // The first waits for its submission; the others are queued behind it.
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        out.push_back(execute(batch[i].pipeline, batch[i].dispatch,
+                              i == 0 || in_flight <= 1 ? kSubmitSeconds : 0.0));
+    return out;
+}
+
+DispatchTiming FakeBackend::execute(const PipelineInfo& pipeline, const Dispatch& dispatch,
+                                    double idle) {
     const auto it = kernels_.find(pipeline.handle);
     if (it == kernels_.end())
         throw BackendError("fake backend: run with a pipeline it did not compile");
@@ -172,8 +197,8 @@ DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& di
 
     busy_ += seconds;
     DispatchTiming t;
-    t.gpu_start = now_;
-    t.gpu_end = now_ + seconds + kCommandBufferSeconds;
+    t.gpu_start = now_ + idle;
+    t.gpu_end = t.gpu_start + seconds + kCommandBufferSeconds;
     if (matches(options_.fail_resolve, name) && device().stage_boundary_counters) {
         t.counter_error =
             "[MTLCounterSampleBuffer resolveCounterRange:] returned nil: injected by the fake "
@@ -181,11 +206,13 @@ DispatchTiming FakeBackend::run(const PipelineInfo& pipeline, const Dispatch& di
     } else if (device().stage_boundary_counters) {
         t.seconds_per_tick = 1e-9;
         if (options_.counters == FakeOptions::Counters::Real) {
-            t.counter_start = static_cast<std::uint64_t>((now_ + kCommandBufferSeconds / 2) * 1e9);
-            t.counter_end = t.counter_start + static_cast<std::uint64_t>(seconds * 1e9);
+            const double span = matches(options_.counter_disagree, name) ? seconds / 2 : seconds;
+            t.counter_start =
+                static_cast<std::uint64_t>((t.gpu_start + kCommandBufferSeconds / 2) * 1e9);
+            t.counter_end = t.counter_start + static_cast<std::uint64_t>(span * 1e9);
         }
     }
-    now_ = t.gpu_end + 1e-4;
+    now_ = t.gpu_end;
     return t;
 }
 

@@ -2,7 +2,9 @@
 // benchmark definition (each machine instruction's issue cost and latency by
 // pipeline, the occupancy the dispatch gets, a fixed cost per wave), a clock
 // that ramps up over the first dispatches as a real GPU's does, and noise
-// from a seeded generator. Its numbers are not measurements: files it writes
+// from a seeded generator. A dispatch run alone starts after a submission
+// gap; a batch runs back to back. Counter samples span the pass, inside its
+// command buffer's time. Its numbers are not measurements: files it writes
 // say so.
 #pragma once
 
@@ -34,13 +36,17 @@ struct FakeOptions {
     std::string fail_resolve;          // resolveCounterRange returns nil
     bool fail_archive = false;         // every binary archive fails to serialize
     bool fail_counter_buffer = false;  // newCounterSampleBufferWithDescriptor fails
+    // The counter samples hold timestamps, but span half the pass: they
+    // disagree with the command buffer's times.
+    std::string counter_disagree;
     // The compiler shortens these kernels' chains under fast math (a chain of
     // adds reassociated into one multiply): their bodies cost 1/64 of what
     // they should, unless `precise`.
     std::string fold;
 };
 
-// "compile=FADD32,resolve=*,archive,counter-buffer,run=IMUL": the failures
+// "compile=FADD32,resolve=*,archive,counter-buffer,counter-disagree=IMUL,run=IMUL,fold=FADD":
+// the failures
 // of `agxsim-probe ... --backend fake --fake-fail LIST`. Throws
 // std::invalid_argument for an unknown name.
 void parse_fake_failures(const std::string& list, FakeOptions& options);
@@ -51,17 +57,33 @@ class FakeBackend : public Backend {
     DeviceInfo device() const override;
     PipelineInfo compile(const Kernel& kernel, const std::string& archive_dir) override;
     DispatchTiming run(const PipelineInfo& pipeline, const Dispatch& dispatch) override;
+    // Back to back: each dispatch starts as the one before it ends.
+    std::vector<DispatchTiming> run_batch(const std::vector<Submission>& batch,
+                                          unsigned in_flight) override;
+
+    // How the dispatches were submitted so far.
+    struct Submitted {
+        unsigned alone = 0;       // run()
+        unsigned batches = 0;     // run_batch()
+        std::size_t batched = 0;  // dispatches in those batches
+        unsigned max_in_flight = 0;
+    };
+    const Submitted& submitted() const { return submitted_; }
 
     // The model's cycles for one wave of a kernel at `resident_simds` per core.
     static double wave_cycles(const Kernel& kernel, std::uint32_t resident_simds);
 
   private:
+    // One dispatch, starting `idle` seconds after the one before ended.
+    DispatchTiming execute(const PipelineInfo& pipeline, const Dispatch& dispatch, double idle);
+
     FakeOptions options_;
+    Submitted submitted_;
     std::map<int, Kernel> kernels_;
     std::mt19937_64 rng_;
     unsigned dispatches_ = 0;
     double busy_ = 0;      // GPU seconds run so far
-    double now_ = 1000.0;  // seconds, the fake GPU's clock
+    double now_ = 1000.0;  // seconds, the fake GPU's clock: when the last dispatch ended
 };
 
 }  // namespace agx::probe

@@ -362,7 +362,7 @@ int main(int argc, char* argv[]) {
                         "GPU time after which the warm-up stops, settled or not")
             ->capture_default_str();
         cmd->add_option("--in-flight", a.options.in_flight,
-                        "Warm-up command buffers queued at once")
+                        "Command buffers queued at once, for every timed dispatch")
             ->capture_default_str();
         cmd->add_option(
                "--waves", a.options.waves,
@@ -391,7 +391,8 @@ int main(int argc, char* argv[]) {
         cmd->add_option(
             "--fake-fail", a.fake_fail,
             "Fake backend, for testing: failures to inject, e.g. "
-            "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer,fold=FADD");
+            "compile=FADD32/latency,run=IMUL,resolve=*,archive,counter-buffer,counter-disagree,"
+            "fold=FADD");
         cmd->add_option(
             "--fake-chip", a.fake_chip,
             "Fake backend, for testing: the chip it reports (m3-max: not in the table)");

@@ -1,7 +1,9 @@
 // The Metal layer: every Metal call the probe makes is in this file. It
 // finds the GPU, compiles a generated kernel with fixed math settings,
-// describes the device, runs dispatches (one at a time, or back to back for
-// the warm-up) and reports when the GPU started and ended them. Every call
+// describes the device, runs dispatches (one at a time, or back to back with
+// several command buffers in flight, as every measured dispatch is) and
+// reports when the GPU started and ended each, by its command buffer and by
+// the stage-boundary counters where they are sampled. Every call
 // is checked and a failure names the call. What costs a single benchmark
 // (a kernel that does not compile, a binary archive that cannot be written,
 // counter samples that cannot be read) is reported for that benchmark;
@@ -114,8 +116,8 @@ MTLCompileOptions* compile_options(bool precise, std::string& what) {
 #if defined(__MAC_15_0) && __MAC_OS_X_VERSION_MAX_ALLOWED >= __MAC_15_0
     if (@available(macOS 15.0, *)) {
         options.mathMode = precise ? MTLMathModeSafe : MTLMathModeFast;
-        options.mathFloatingPointFunctions = precise ? MTLMathFloatingPointFunctionsPrecise
-                                                     : MTLMathFloatingPointFunctionsFast;
+        options.mathFloatingPointFunctions =
+            precise ? MTLMathFloatingPointFunctionsPrecise : MTLMathFloatingPointFunctionsFast;
         what = precise ? "mathMode safe, mathFloatingPointFunctions precise (--precise)"
                        : "mathMode fast, mathFloatingPointFunctions fast";
         return options;
@@ -129,6 +131,10 @@ MTLCompileOptions* compile_options(bool precise, std::string& what) {
                    : "fastMathEnabled YES (math mode fast, fast float functions)";
     return options;
 }
+
+// Start and end samples of this many command buffers at once: the most a
+// batch keeps in flight while sampling.
+constexpr unsigned kSampleSlots = 16;
 
 class MetalBackend : public Backend {
   public:
@@ -217,52 +223,44 @@ class MetalBackend : public Backend {
     DispatchTiming run(const PipelineInfo& p, const Dispatch& d) override {
         @autoreleasepool {
             check_pipeline(p);
-            id<MTLCommandBuffer> commands = [queue_ commandBuffer];
-            if (!commands) throw BackendError("[MTLCommandQueue commandBuffer] returned nil");
-            MTLComputePassDescriptor* pass = [MTLComputePassDescriptor computePassDescriptor];
-            if (samples_) {
-                pass.sampleBufferAttachments[0].sampleBuffer = samples_;
-                pass.sampleBufferAttachments[0].startOfEncoderSampleIndex = 0;
-                pass.sampleBufferAttachments[0].endOfEncoderSampleIndex = 1;
-            }
-            id<MTLComputeCommandEncoder> encoder =
-                [commands computeCommandEncoderWithDescriptor:pass];
-            if (!encoder)
-                throw BackendError(
-                    "[MTLCommandBuffer computeCommandEncoderWithDescriptor:] returned nil");
-            encode(encoder, p, d);
+            id<MTLCommandBuffer> commands = command_buffer(p, d, 0);
             [commands commit];
             [commands waitUntilCompleted];
             DispatchTiming t = timing_of(commands);
-            if (samples_) read_counters(t);
+            if (samples_) read_counters(t, 0);
             return t;
         }
     }
 
-    std::vector<DispatchTiming> run_batch(const PipelineInfo& p, const Dispatch& d, unsigned count,
+    std::vector<DispatchTiming> run_batch(const std::vector<Submission>& batch,
                                           unsigned in_flight) override {
         @autoreleasepool {
-            check_pipeline(p);
+            for (const auto& s : batch) check_pipeline(s.pipeline);
             in_flight = std::max(1u, in_flight);
+            // Each command buffer in flight samples into a slot of its own,
+            // read back before a later one reuses it: no more in flight than
+            // there are slots.
+            if (samples_) in_flight = std::min(in_flight, kSampleSlots);
             std::vector<id<MTLCommandBuffer>> buffers;
-            buffers.reserve(count);
-            for (unsigned i = 0; i < count; ++i) {
-                // At most `in_flight` queued: wait for the oldest before adding one.
-                if (i >= in_flight) [buffers[i - in_flight] waitUntilCompleted];
-                id<MTLCommandBuffer> commands = [queue_ commandBuffer];
-                if (!commands) throw BackendError("[MTLCommandQueue commandBuffer] returned nil");
-                id<MTLComputeCommandEncoder> encoder = [commands computeCommandEncoder];
-                if (!encoder)
-                    throw BackendError("[MTLCommandBuffer computeCommandEncoder] returned nil");
-                encode(encoder, p, d);
+            buffers.reserve(batch.size());
+            std::vector<DispatchTiming> out(batch.size());
+            std::size_t done = 0;  // command buffers waited for and read, in order
+            auto finish = [&](std::size_t i) {
+                [buffers[i] waitUntilCompleted];
+                out[i] = timing_of(buffers[i]);
+                if (samples_) read_counters(out[i], i % kSampleSlots);
+            };
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                // At most `in_flight` queued: finish the oldest before adding
+                // one (so command buffer i - kSampleSlots, the last to use
+                // this slot, has been read).
+                if (i >= in_flight) finish(done++);
+                id<MTLCommandBuffer> commands =
+                    command_buffer(batch[i].pipeline, batch[i].dispatch, i % kSampleSlots);
                 [commands commit];
                 buffers.push_back(commands);
             }
-            std::vector<DispatchTiming> out;
-            for (id<MTLCommandBuffer> commands : buffers) {
-                [commands waitUntilCompleted];
-                out.push_back(timing_of(commands));
-            }
+            while (done < buffers.size()) finish(done++);
             return out;
         }
     }
@@ -271,6 +269,27 @@ class MetalBackend : public Backend {
     void check_pipeline(const PipelineInfo& p) const {
         if (p.handle < 0 || static_cast<std::size_t>(p.handle) >= pipelines_.size())
             throw BackendError("run: a pipeline this backend did not compile");
+    }
+
+    // A command buffer holding the dispatch in a compute pass that samples
+    // the stage-boundary counters at its start and end into sample slot
+    // `slot` (where counters are sampled); not yet committed.
+    id<MTLCommandBuffer> command_buffer(const PipelineInfo& p, const Dispatch& d,
+                                        std::size_t slot) {
+        id<MTLCommandBuffer> commands = [queue_ commandBuffer];
+        if (!commands) throw BackendError("[MTLCommandQueue commandBuffer] returned nil");
+        MTLComputePassDescriptor* pass = [MTLComputePassDescriptor computePassDescriptor];
+        if (samples_) {
+            pass.sampleBufferAttachments[0].sampleBuffer = samples_;
+            pass.sampleBufferAttachments[0].startOfEncoderSampleIndex = 2 * slot;
+            pass.sampleBufferAttachments[0].endOfEncoderSampleIndex = 2 * slot + 1;
+        }
+        id<MTLComputeCommandEncoder> encoder = [commands computeCommandEncoderWithDescriptor:pass];
+        if (!encoder)
+            throw BackendError(
+                "[MTLCommandBuffer computeCommandEncoderWithDescriptor:] returned nil");
+        encode(encoder, p, d);
+        return commands;
     }
 
     // Encodes the dispatch and ends the encoder (`p` checked by check_pipeline).
@@ -297,10 +316,11 @@ class MetalBackend : public Backend {
         return t;
     }
 
-    // The pass's two timestamps, or why not: a nil resolve costs the
-    // counters of this dispatch, and the command buffer's times remain.
-    void read_counters(DispatchTiming& t) {
-        NSData* data = [samples_ resolveCounterRange:NSMakeRange(0, 2)];
+    // The pass's two timestamps from sample slot `slot`, or why not: a nil
+    // resolve costs the counters of this dispatch, and the command buffer's
+    // times remain.
+    void read_counters(DispatchTiming& t, std::size_t slot) {
+        NSData* data = [samples_ resolveCounterRange:NSMakeRange(2 * slot, 2)];
         if (!data || data.length < 2 * sizeof(MTLCounterResultTimestamp)) {
             t.counter_error = "[MTLCounterSampleBuffer resolveCounterRange:] returned " +
                               std::string(data ? "too few bytes" : "nil");
@@ -334,7 +354,7 @@ class MetalBackend : public Backend {
         }
         MTLCounterSampleBufferDescriptor* descriptor = [MTLCounterSampleBufferDescriptor new];
         descriptor.counterSet = timestamps;
-        descriptor.sampleCount = 2;
+        descriptor.sampleCount = 2 * kSampleSlots;
         descriptor.storageMode = MTLStorageModeShared;
         descriptor.label = @"agxsim-probe timestamps";
         NSError* error = nil;

@@ -206,7 +206,7 @@ class Session {
         bool settled = false;
         try {
             while (total < options_.warmup_max_seconds && !settled) {
-                const auto times = backend_.run_batch(k.pipeline, d, n, n);
+                const auto times = backend_.run_batch(repeated(k.pipeline, d, n), n);
                 double sum = 0;
                 for (const auto& t : times) sum += command_buffer_seconds(t);
                 total += sum;
@@ -344,10 +344,14 @@ class Session {
     }
 
     // Chooses the run's timing source from the first dispatches that were
-    // timed, and cross-checks the two sources on a few of them.
+    // timed: the counters when every one of them has counter samples that
+    // agree with its command buffer's times (elapsed.hpp's tolerance), else
+    // the command buffer, and why.
     void choose_timing(const std::vector<DispatchTiming>& sample, const std::string& from) {
         if (source_) return;
         std::string reason;
+        nlohmann::json checks = nlohmann::json::array();
+        bool agree = true, compared = false;
         if (!ctx_.device.stage_boundary_counters) {
             source_ = TimingSource::CommandBuffer;
             reason = ctx_.device.counters_note.empty()
@@ -355,60 +359,88 @@ class Session {
                          : ctx_.device.counters_note;
         } else {
             source_ = TimingSource::Counters;
-            reason =
-                "the stage-boundary counter samples held timestamps on every dispatch of " + from;
-            for (std::size_t i = 0; i < sample.size(); ++i)
-                if (const CounterTime c = counter_seconds(sample[i]); !c.seconds) {
-                    source_ = TimingSource::CommandBuffer;
-                    reason = "stage-boundary counters are sampled, but on dispatch " +
-                             std::to_string(i + 1) + " of " + from + ": " + c.problem;
-                    break;
-                }
+            reason = "the stage-boundary counter samples held timestamps on every dispatch of " +
+                     from + " (" + std::to_string(sample.size()) +
+                     "), each within the tolerance of its command buffer's time";
         }
-        nlohmann::json checks = nlohmann::json::array();
-        bool agree = true, compared = false;
-        for (std::size_t i = 0; i < sample.size() && i < kCrossChecks; ++i) {
-            const double cb = command_buffer_seconds(sample[i]);
-            const CounterTime c = counter_seconds(sample[i]);
-            nlohmann::json e = {{"command_buffer_seconds", cb}};
-            if (c.seconds) {
-                // The pass lies inside its command buffer, which adds at most
-                // a little (tens of microseconds) around it.
-                const bool ok =
-                    *c.seconds <= cb * 1.001 && cb - *c.seconds <= std::max(0.1 * cb, 1e-3);
-                e["counters_seconds"] = *c.seconds;
-                e["agree"] = ok;
-                agree = agree && ok;
+        for (std::size_t i = 0; i < sample.size(); ++i) {
+            const CrossCheck c = cross_check(sample[i]);
+            if (c.counter_seconds) {
                 compared = true;
-            } else {
-                e["counters"] = c.problem;
+                agree = agree && c.agree;
             }
-            checks.push_back(e);
+            if (i < kCrossChecks) {
+                nlohmann::json e = {{"command_buffer_seconds", c.command_buffer_seconds}};
+                if (c.counter_seconds) {
+                    e["counters_seconds"] = *c.counter_seconds;
+                    e["agree"] = c.agree;
+                } else {
+                    e["counters"] = c.problem;
+                }
+                checks.push_back(e);
+            }
+            if (*source_ != TimingSource::Counters) continue;
+            if (!c.counter_seconds) {
+                source_ = TimingSource::CommandBuffer;
+                reason = "stage-boundary counters are sampled, but on dispatch " +
+                         std::to_string(i + 1) + " of " + from + ": " + c.problem;
+            } else if (!c.agree) {
+                source_ = TimingSource::CommandBuffer;
+                reason =
+                    "the stage-boundary counters disagree with the command buffer on "
+                    "dispatch " +
+                    std::to_string(i + 1) + " of " + from + " (" + describe_disagreement(c) +
+                    "), where " + counter_tolerance_text() +
+                    ": the command buffer times every dispatch";
+            }
         }
         timing_ = {
             {"source", timing_source_name(*source_)},
             {"reason", reason},
             {"chosen_on", from},
+            {"cross_checked", sample.size()},
             {"cross_check", checks},
-            {"cross_check_agrees", compared ? nlohmann::json(agree) : nlohmann::json(nullptr)}};
+            {"cross_check_agrees", compared ? nlohmann::json(agree) : nlohmann::json(nullptr)},
+            {"tolerance",
+             {{"rule", counter_tolerance_text()},
+              {"counter_excess", kCounterExcess},
+              {"gap", kCounterGap},
+              {"gap_seconds", kCounterGapSeconds}}},
+            {"submission", "every measured dispatch is queued back to back with up to " +
+                               std::to_string(in_flight()) + " command buffers in flight"}};
         log(std::string("[timing] ") + timing_source_name(*source_) +
             " for every dispatch: " + reason);
-        if (compared && !agree)
-            log("[timing] WARNING: counter and command buffer times disagree on the first "
-                "dispatches (see the file's probe.timing.cross_check)");
+    }
+
+    unsigned in_flight() const { return std::max(1u, options_.in_flight); }
+
+    // `rounds` runs of each kernel, interleaved (N, 2N, N, 2N, ...) so that
+    // a drift touches both, queued back to back; each kernel's times in order.
+    std::vector<std::vector<DispatchTiming>> run_rounds(const std::vector<const Compiled*>& kernels,
+                                                        const LaunchPlan& plan, unsigned rounds) {
+        std::vector<Submission> batch;
+        for (unsigned r = 0; r < rounds; ++r)
+            for (const Compiled* k : kernels)
+                batch.push_back({k->pipeline, dispatch_of(plan, k->kernel)});
+        const auto times = backend_.run_batch(batch, in_flight());
+        if (times.size() != batch.size())
+            throw BackendError("run_batch returned " + std::to_string(times.size()) +
+                               " times for " + std::to_string(batch.size()) + " dispatches");
+        std::vector<std::vector<DispatchTiming>> out(kernels.size());
+        for (std::size_t i = 0; i < times.size(); ++i) out[i % kernels.size()].push_back(times[i]);
+        return out;
     }
 
     void measure_clock(const Prepared& clock, ClockCheck& c) {
         const Compiled& n = clock.kernels.at(0);
         const Compiled& n2 = clock.kernels.at(1);
-        const Dispatch dn = dispatch_of(*clock.plan, n.kernel);
-        const Dispatch d2 = dispatch_of(*clock.plan, n2.kernel);
-        std::vector<DispatchTiming> tn, t2, all;
-        for (unsigned t = 0; t < std::max(3u, options_.trials); ++t) {
-            tn.push_back(backend_.run(n.pipeline, dn));
-            t2.push_back(backend_.run(n2.pipeline, d2));
-            all.push_back(tn.back());
-            all.push_back(t2.back());
+        const auto runs = run_rounds({&n, &n2}, *clock.plan, std::max(3u, options_.trials));
+        const std::vector<DispatchTiming>& tn = runs[0];
+        const std::vector<DispatchTiming>& t2 = runs[1];
+        std::vector<DispatchTiming> all;
+        for (std::size_t t = 0; t < tn.size(); ++t) {
+            all.push_back(tn[t]);
+            all.push_back(t2[t]);
         }
         choose_timing(all, "the clock kernel");
         const TimingSource source = source_for(all).first;
@@ -466,14 +498,29 @@ class Session {
                        percent(options_.clock_tolerance) + "); its figures are marked approximate";
     }
 
+    // A dispatch's time for deciding when its kernel has settled: the
+    // counters' where they agree with the command buffer, else the command
+    // buffer's.
+    static double trusted_seconds(const DispatchTiming& t) {
+        const CrossCheck c = cross_check(t);
+        return c.agree ? *c.counter_seconds : c.command_buffer_seconds;
+    }
+
     // The source a set of dispatches is timed by: the run's, unless it is the
-    // counters and one of them has none (then the command buffer, and why).
+    // counters and one of them has none, or counters that disagree with its
+    // command buffer (then the command buffer, and why).
     std::pair<TimingSource, std::string> source_for(const std::vector<DispatchTiming>& ts) const {
         const TimingSource run = source_.value_or(TimingSource::CommandBuffer);
         if (run == TimingSource::CommandBuffer) return {run, ""};
-        for (const auto& t : ts)
-            if (const CounterTime c = counter_seconds(t); !c.seconds)
-                return {TimingSource::CommandBuffer, c.problem};
+        for (std::size_t i = 0; i < ts.size(); ++i) {
+            const CrossCheck c = cross_check(ts[i]);
+            if (!c.counter_seconds) return {TimingSource::CommandBuffer, c.problem};
+            if (!c.agree)
+                return {TimingSource::CommandBuffer,
+                        "the counters disagree with the command buffer on dispatch " +
+                            std::to_string(i + 1) + " (" + describe_disagreement(c) + "), where " +
+                            counter_tolerance_text()};
+        }
         return {run, ""};
     }
 
@@ -485,31 +532,31 @@ class Session {
         m.probe["not_measured"] = why;
     }
 
-    // A kernel's warm-up runs (at least `warmup`, then until two agree) and
-    // its trials, interleaved with the other kernel's so a drift touches both.
+    // A kernel's warm-up runs (at least `warmup`, then `warmup` more until
+    // its last two agree) and its trials, interleaved with the other
+    // kernel's so a drift touches both, each round queued back to back.
     void measure_into(const Prepared& p, Measurement& m) {
         const BenchmarkDefinition& def = p.entry->def;
         const bool steady = def.method == BenchmarkDefinition::Method::Steady;
-        std::vector<std::vector<DispatchTiming>> warm(p.kernels.size()), trials(p.kernels.size());
-        for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-            const Compiled& k = p.kernels[i];
-            const Dispatch d = dispatch_of(*p.plan, k.kernel);
-            auto& w = warm[i];
-            const unsigned least = std::max(1u, options_.warmup);
-            for (unsigned r = 0; r < least; ++r) w.push_back(backend_.run(k.pipeline, d));
-            while (w.size() < 4u * least) {
+        std::vector<const Compiled*> runs;
+        for (const auto& k : p.kernels) runs.push_back(&k);
+        const unsigned least = std::max(1u, options_.warmup);
+        std::vector<std::vector<DispatchTiming>> warm(runs.size());
+        auto settled = [&] {
+            for (const auto& w : warm) {
                 const std::size_t n = w.size();
-                if (n >= 2) {
-                    const double a = elapsed(w[n - 2]).seconds, b = elapsed(w[n - 1]).seconds;
-                    if (std::abs(b - a) <= kSettled * a) break;
-                }
-                w.push_back(backend_.run(k.pipeline, d));
+                if (n < 2) return false;
+                const double a = trusted_seconds(w[n - 2]), b = trusted_seconds(w[n - 1]);
+                if (std::abs(b - a) > kSettled * a) return false;
             }
-        }
-        for (unsigned t = 0; t < std::max(1u, options_.trials); ++t)
-            for (std::size_t i = 0; i < p.kernels.size(); ++i)
-                trials[i].push_back(
-                    backend_.run(p.kernels[i].pipeline, dispatch_of(*p.plan, p.kernels[i].kernel)));
+            return true;
+        };
+        do {
+            const auto more = run_rounds(runs, *p.plan, least);
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                warm[i].insert(warm[i].end(), more[i].begin(), more[i].end());
+        } while (warm[0].size() < 4u * least && !settled());
+        const auto trials = run_rounds(runs, *p.plan, std::max(1u, options_.trials));
 
         std::vector<DispatchTiming> every;
         for (std::size_t i = 0; i < p.kernels.size(); ++i) {

@@ -6,9 +6,12 @@
 //   2. warm the GPU with a long ALU-bound kernel (FADD32 at ILP 4 and 88
 //      simds per core), submitted back to back with several command buffers
 //      in flight, until its rate settles by GPU time;
-//   3. choose the timing source once for the whole run (stage-boundary
-//      counters when their samples hold timestamps, else the command buffer's
-//      GPU start and end), cross-checking the other on the clock dispatches;
+//   3. choose the timing source once for the whole run, on the clock
+//      kernel's dispatches: the stage-boundary counters when every sample
+//      holds timestamps that agree with its command buffer's time (within
+//      elapsed.hpp's tolerance), else the command buffer's GPU start and end,
+//      and why (probe.timing); a benchmark whose own dispatches have no
+//      counter time, or one that disagrees, is timed by its command buffer;
 //   4. check the clock: that kernel's throughput must be 1.0 cycle within 3%
 //      at the assumed clock, and its instructions / (schedulers x cores x
 //      time) give the clock the GPU ran at (a chip the table does not know
@@ -17,6 +20,11 @@
 //      best, turned into the validation figure at the clock. A failure costs
 //      that benchmark only, and its record says why;
 //   6. check the clock again, to show it held.
+//
+// Every timed dispatch (steps 2 to 6) is queued back to back through
+// Backend::run_batch, RunOptions::in_flight command buffers at once, so the
+// GPU does not idle between them; the two kernels of the steady method
+// alternate within a batch, so that a drift touches both.
 //
 // The result is a measurement file `agxsim validate` reads as it is; it is
 // written (through RunOptions::checkpoint) after every benchmark too.
@@ -44,7 +52,10 @@ struct RunOptions {
     // and at most, settled or not.
     double warmup_seconds = 0.5;
     double warmup_max_seconds = 20;
-    unsigned in_flight = 4;           // warm-up command buffers queued at once
+    // Command buffers queued at once: every measured dispatch (warm-up,
+    // clock checks, each benchmark's warm-up runs and trials) is submitted
+    // back to back through Backend::run_batch.
+    unsigned in_flight = 4;
     unsigned warmup = 3;              // runs of each kernel before its trials, at least
     unsigned waves = 250;             // times the dispatch fills every core
     std::optional<double> clock_ghz;  // overrides the chip table
