@@ -304,8 +304,9 @@ TEST_CASE("failures: a command buffer error in the warm-up costs the warm-up and
         CHECK(m.qualifier == "~");
         CHECK(m.provenance.find("CLOCK CHECK FAILED") != std::string::npos);
     }
-    // The timing source is still chosen, on the first benchmark.
-    CHECK(file.probe.at("timing").at("chosen_on") == "t/FADD32/throughput");
+    // The timing source is still chosen, on the first kernel timed: the
+    // control group's, measured before the benchmarks.
+    CHECK(file.probe.at("timing").at("chosen_on") == "agxsim-probe/control/32bit/simds4");
 }
 
 TEST_CASE("failures: a command buffer error in one benchmark costs that benchmark") {
@@ -318,6 +319,42 @@ TEST_CASE("failures: a command buffer error in one benchmark costs that benchmar
           std::string::npos);
     CHECK(record(file, "t/FADD32/latency/m1-max").value);
     CHECK(record(file, "t/FADD32/throughput/m1-max").value);
+}
+
+TEST_CASE(
+    "failures: a control kernel that cannot run: Total records keep the suite's overhead, "
+    "and say why") {
+    FakeOptions f;
+    f.fail_run = "agxsim-probe/control";
+    const auto file = round_trip(run_with(f), "control_fails.json");
+    const auto& controls = file.probe.at("control_group");
+    REQUIRE(controls.size() == 1);
+    CHECK(controls[0].at("error").get<std::string>().find("MTLCommandBuffer execution") !=
+          std::string::npos);
+    CHECK_FALSE(controls[0].contains("overhead_cycles"));
+    for (const char* id : {"t/FADD32/latency/m1-max", "t/IMUL32/latency/m1-max"}) {
+        INFO(id);
+        const auto& m = record(file, id);
+        REQUIRE(m.value);  // the benchmark itself is measured
+        CHECK(m.benchmark.overhead_cycles == 2448.0);
+        const auto& o = m.probe.at("overhead");
+        CHECK(o.at("source").get<std::string>().find("suite") != std::string::npos);
+        CHECK(o.at("overhead_cycles") == 2448.0);
+        const std::string why = o.at("reason");
+        CHECK(why.find("the control group could not be measured") != std::string::npos);
+        CHECK(why.find("agxsim-probe/control/32bit/simds4") != std::string::npos);
+        CHECK(why.find("MTLCommandBuffer execution") != std::string::npos);
+    }
+
+    SECTION("nor compile") {
+        FakeOptions g;
+        g.fail_compile = "agxsim-probe/control";
+        const auto file2 = run_with(g);
+        const std::string why =
+            record(file2, "t/FADD32/latency/m1-max").probe.at("overhead").at("reason");
+        CHECK(why.find("newLibraryWithSource") != std::string::npos);
+        CHECK(record(file2, "t/FADD32/latency/m1-max").benchmark.overhead_cycles == 2448.0);
+    }
 }
 
 TEST_CASE("clock: a GPU below the assumed clock is caught and measured") {

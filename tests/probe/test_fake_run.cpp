@@ -3,6 +3,8 @@
 // one `agxsim validate` accepts as it is. Also the agxsim-probe CLI.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "probe_test_util.hpp"
 #include "validation/probe/fake_backend.hpp"
 #include "validation/probe/probe_run.hpp"
@@ -92,6 +94,69 @@ TEST_CASE("fake run: agxsim validate accepts the file as it is") {
     CHECK(r.out.find("3 figures") != std::string::npos);
     CHECK(r.out.find("t/FADD32/latency/m1-max") != std::string::npos);
     CHECK(r.out.find("t/IMUL32 + 3 IADD32/throughput/m1-max") != std::string::npos);
+}
+
+TEST_CASE("fake run: Total records carry the fixed cost their control kernel measured") {
+    auto vec4 = definition("t/FFMA/ilp1/simds8/32bit", "FFMA", 1, 8, 32, 1440,
+                           BenchmarkDefinition::Method::Total, OperandShape::Vec4Groups);
+    vec4.resident_threadgroups = 4;
+    vec4.waves = 100;
+    vec4.overhead_cycles = 2448;
+    const std::vector<SuiteEntry> suite = {
+        {"t/FADD32/throughput", FigureKind::Throughput, throughput("FADD32")},
+        {"t/FADD32/latency", FigureKind::Latency, latency("FADD32")},
+        {"t/FADD16/latency", FigureKind::Latency, latency("FADD16", 16)},
+        {"t/IMUL32/latency", FigureKind::Latency, latency("IMUL32")},
+        {"t/FFMA/ilp1/simds8/32bit", FigureKind::IlpOccupancy, vec4}};
+    auto run = [&](FakeOptions f) {
+        FakeBackend backend(f);
+        return run_suite(backend, suite, RunOptions{});
+    };
+    const auto file = run(FakeOptions{});
+
+    // One control kernel per launch shape and register width, measured
+    // before the benchmarks: an empty body costs the fake's 2000 cycles a wave.
+    const auto& controls = file.probe.at("control_group");
+    REQUIRE(controls.size() == 3);
+    std::map<std::string, double> overhead;
+    for (const auto& c : controls) {
+        INFO(c.dump());
+        REQUIRE(c.contains("overhead_cycles"));
+        CHECK_FALSE(c.contains("error"));
+        overhead[c.at("kernel")] = c.at("overhead_cycles");
+        CHECK(c.at("timing") == "counters");
+    }
+    CHECK(overhead.at("agxsim-probe/control/32bit/simds4") == Approx(2000).epsilon(0.02));
+    CHECK(overhead.at("agxsim-probe/control/16bit/simds4") == Approx(2000).epsilon(0.02));
+    CHECK(overhead.at("agxsim-probe/control/32bit/simds8/threadgroups4/waves100") ==
+          Approx(2000).epsilon(0.02));
+
+    auto check_record = [&](std::size_t i, const std::string& control, double suite_overhead) {
+        const auto& m = file.records[i];
+        INFO(m.id);
+        CHECK(m.benchmark.overhead_cycles == overhead.at(control));
+        const auto& o = m.probe.at("overhead");
+        CHECK(o.at("source") == "measured");
+        CHECK(o.at("control_kernel") == control);
+        CHECK(o.at("overhead_cycles") == overhead.at(control));
+        CHECK(o.at("suite_overhead_cycles") == suite_overhead);
+    };
+    check_record(1, "agxsim-probe/control/32bit/simds4", 2448.0);
+    check_record(2, "agxsim-probe/control/16bit/simds4", 1684.8);
+    check_record(3, "agxsim-probe/control/32bit/simds4", 2448.0);
+    check_record(4, "agxsim-probe/control/32bit/simds8/threadgroups4/waves100", 2448.0);
+    // The steady method's figure has no fixed cost in it.
+    CHECK(file.records[0].benchmark.overhead_cycles == 0);
+    CHECK_FALSE(file.records[0].probe.contains("overhead"));
+
+    SECTION("timed by the command buffer, the overhead includes what it adds around the pass") {
+        FakeOptions f;
+        f.counters = FakeOptions::Counters::None;
+        const auto cb = run(f);
+        // 20 us around each pass, spread over its 250 waves at 1.296 GHz.
+        CHECK(cb.probe.at("control_group")[0].at("overhead_cycles").get<double>() ==
+              Approx(2000 + 20e-6 * 1.296e9 / 250).epsilon(0.02));
+    }
 }
 
 TEST_CASE("fake run: a companion kernel's record names what it ran, and validate simulates it") {

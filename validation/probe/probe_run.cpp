@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <memory>
+#include <tuple>
 
 #include "sim/common/errors.hpp"
 #include "validation/probe/chip_table.hpp"
@@ -65,6 +68,49 @@ struct Prepared {
     bool not_expressible = false;  // the generator refused: Metal cannot express it
 };
 
+// The probe kernel's own fixed cost at one launch shape: the control group
+// (an empty body: the seeds loaded, the sink stored) at a Total benchmark's
+// occupancy, threadgroups per core, waves and register width. Its cycles
+// per wave are the fixed cost every wave of those benchmarks pays, which
+// their Total figures include: their records carry it as overhead_cycles,
+// in place of the reference kernel's.
+struct ControlGroup {
+    SuiteEntry entry;
+    Prepared prepared;
+    std::optional<double> overhead_cycles;  // per wave; absent: `error` says why
+    std::string error;
+    nlohmann::json json;
+};
+
+using ControlKey = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+
+ControlKey control_key(const BenchmarkDefinition& def) {
+    return {def.simds_per_core, def.resident_threadgroups, def.waves, def.register_bits};
+}
+
+// Whether a definition's figure includes the kernel's fixed cost.
+bool pays_overhead(const BenchmarkDefinition& def) {
+    return def.method == BenchmarkDefinition::Method::Total && !def.memory;
+}
+
+BenchmarkDefinition control_definition(const BenchmarkDefinition& def) {
+    BenchmarkDefinition c;
+    c.name = "agxsim-probe/control/" + std::to_string(def.register_bits) + "bit/simds" +
+             std::to_string(def.simds_per_core);
+    if (def.resident_threadgroups)
+        c.name += "/threadgroups" + std::to_string(def.resident_threadgroups);
+    if (def.waves > 1) c.name += "/waves" + std::to_string(def.waves);
+    c.body = {};
+    c.ilp = 1;
+    c.simds_per_core = def.simds_per_core;
+    c.register_bits = def.register_bits;
+    c.repetitions = 1440;  // the figure's divisor only: an empty body has no code to repeat
+    c.resident_threadgroups = def.resident_threadgroups;
+    c.waves = def.waves;
+    c.method = BenchmarkDefinition::Method::Total;
+    return c;
+}
+
 nlohmann::json pipeline_json(const PipelineInfo& p) {
     nlohmann::json j = {
         {"max_total_threads_per_threadgroup", p.max_threads_per_threadgroup},
@@ -115,7 +161,7 @@ nlohmann::json launch_json(const LaunchPlan& plan) {
             {"simd_work_per_core", plan.simd_work_per_core()}};
 }
 
-// Steps 1 to 6 of a run, shared with `check`.
+// Steps 1 to 7 of a run, shared with `check`.
 class Session {
   public:
     Session(Backend& backend, const RunOptions& options)
@@ -283,7 +329,7 @@ class Session {
         }
     }
 
-    // Step 5 for one benchmark. A failure costs this benchmark only.
+    // Step 6 for one benchmark. A failure costs this benchmark only.
     Measurement measure(const Prepared& p) {
         const SuiteEntry& entry = *p.entry;
         Measurement m;
@@ -293,6 +339,7 @@ class Session {
         m.kind = entry.kind;
         m.benchmark = entry.def;
         record_companions(m);
+        if (pays_overhead(entry.def)) record_overhead(m);
         m.probe["device"] = device_json();
         if (!p.kernels.empty()) {
             nlohmann::json kernels = nlohmann::json::array();
@@ -321,6 +368,69 @@ class Session {
         return m;
     }
 
+    // Step 1 for the control group: one control kernel for each launch shape
+    // of the selection's Total benchmarks, compiled.
+    void prepare_controls(const std::vector<SuiteEntry>& entries) {
+        std::size_t failed = 0;
+        for (const auto& e : entries) {
+            if (!pays_overhead(e.def) || controls_.count(control_key(e.def))) continue;
+            auto c = std::make_unique<ControlGroup>();
+            c->entry.def = control_definition(e.def);
+            c->entry.id = c->entry.def.name;
+            c->entry.kind = validation::FigureKind::Control;
+            c->prepared = prepare(c->entry);
+            if (!c->prepared.error.empty()) {
+                c->error = "the control kernel " + c->entry.id + ": " + c->prepared.error;
+                log("[compile] " + c->error);
+                ++failed;
+            }
+            controls_.emplace(control_key(e.def), std::move(c));
+        }
+        if (!controls_.empty())
+            log("[compile] " + std::to_string(controls_.size() - failed) + " of " +
+                std::to_string(controls_.size()) + " control kernels compiled");
+    }
+
+    // Step 5: each control kernel measured as a benchmark (warm-up runs,
+    // trials, the best), before any benchmark: its cycles per wave are the
+    // probe kernel's own fixed cost at that launch. Their results, for the
+    // file.
+    nlohmann::json measure_controls() {
+        nlohmann::json out = nlohmann::json::array();
+        for (auto& [key, c] : controls_) {
+            nlohmann::json j = {{"kernel", c->entry.id},
+                                {"simds_per_core", c->entry.def.simds_per_core},
+                                {"register_bits", c->entry.def.register_bits}};
+            if (c->error.empty()) {
+                const Measurement m = measure(c->prepared);
+                if (m.probe.contains("launch")) j["launch"] = m.probe.at("launch");
+                if (m.value) {
+                    const auto& k = m.probe.at("kernels").at(0);
+                    const double best = k.at("best_seconds").get<double>();
+                    c->overhead_cycles =
+                        cycles_from_seconds(best, ctx_.clock_ghz) / c->prepared.plan->waves;
+                    j["best_seconds"] = best;
+                    j["trial_seconds"] = k.at("trial_seconds");
+                    j["timing"] = k.at("timing");
+                    j["figure"] = *m.value;
+                    j["overhead_cycles"] = *c->overhead_cycles;
+                    log("[control] " + c->entry.id + ": " + format(*c->overhead_cycles, 1) +
+                        " cycles per wave, the fixed cost of the probe's kernels at this launch");
+                } else {
+                    c->error = "the control kernel " + c->entry.id +
+                               " was not measured: " + m.probe.value("not_measured", "");
+                }
+            }
+            if (!c->error.empty()) {
+                j["error"] = c->error;
+                log("[control] " + c->error);
+            }
+            c->json = j;
+            out.push_back(j);
+        }
+        return out;
+    }
+
     // One dispatch of each of the benchmark's kernels, its wall time: what
     // `check` estimates a run's length from.
     double time_once(const Prepared& p) {
@@ -336,6 +446,36 @@ class Session {
     const std::vector<std::string>& fallbacks() const { return fallbacks_; }
 
   private:
+    // A Total figure includes the kernel's fixed cost: the record carries the
+    // one its control kernel measured (the suite's is the reference
+    // kernel's), or the suite's and why not.
+    void record_overhead(Measurement& m) const {
+        const double suite = m.benchmark.overhead_cycles;
+        const auto it = controls_.find(control_key(m.benchmark));
+        if (it != controls_.end() && it->second->overhead_cycles) {
+            const ControlGroup& c = *it->second;
+            m.benchmark.overhead_cycles = *c.overhead_cycles;
+            m.probe["overhead"] = {
+                {"overhead_cycles", *c.overhead_cycles},
+                {"source", "measured"},
+                {"control_kernel", c.entry.id},
+                {"suite_overhead_cycles", suite},
+                {"what",
+                 "the probe kernel's own fixed cost per wave: its control kernel (an "
+                 "empty body at this benchmark's launch and register width), cycles per "
+                 "wave of its best trial; the suite's figure is the reference kernel's"}};
+            return;
+        }
+        const std::string why =
+            it == controls_.end() ? std::string("no control kernel was prepared for this launch")
+            : it->second->error.empty() ? std::string("the control kernel is not measured yet")
+                                        : it->second->error;
+        m.probe["overhead"] = {
+            {"overhead_cycles", suite},
+            {"source", "the suite's definition (the reference kernel's fixed cost)"},
+            {"reason", "the control group could not be measured: " + why}};
+    }
+
     // The definition's launch on this device: its own waves when it names
     // them (else --waves) and its threadgroups per core.
     LaunchPlan plan_for(const BenchmarkDefinition& def, std::uint32_t max_threads) const {
@@ -662,6 +802,7 @@ class Session {
     bool clock_ok_ = true;
     std::string no_clock_;
     std::vector<std::string> fallbacks_;
+    std::map<ControlKey, std::unique_ptr<ControlGroup>> controls_;
 };
 
 // Step 1 for the whole selection, with progress and failures in the log.
@@ -780,6 +921,7 @@ validation::MeasurementFile run_suite(Backend& backend, const std::vector<SuiteE
     double compile_seconds = 0;
     const Prepared clock = s.prepare_clock();
     std::vector<Prepared> prepared = compile_all(s, entries, compile_seconds);
+    s.prepare_controls(entries);
     nlohmann::json failed = nlohmann::json::array();
     for (const auto& p : prepared)
         if (!p.error.empty() && !p.not_expressible) failed.push_back(p.entry->id);
@@ -791,6 +933,7 @@ validation::MeasurementFile run_suite(Backend& backend, const std::vector<SuiteE
     const ClockCheck first = s.check_clock(clock, "");
     s.adopt(first);
     file.probe["clock_check"] = first.json;
+    file.probe["control_group"] = s.measure_controls();
     checkpoint(false);
 
     for (std::size_t i = 0; i < prepared.size(); ++i) {

@@ -16,12 +16,20 @@
 //      at the assumed clock, and its instructions / (schedulers x cores x
 //      time) give the clock the GPU ran at (a chip the table does not know
 //      runs at that measured clock);
-//   5. measure each benchmark: a few warm-up runs, then trials keeping the
+//   5. measure the control group: for each launch shape (occupancy,
+//      threadgroups per core, waves) and register width of the selection's
+//      Total benchmarks, an empty-body kernel, whose best trial's cycles per
+//      wave are the probe kernel's own fixed cost; each Total record carries
+//      it as its overhead_cycles (the suite's is the reference kernel's), or
+//      keeps the suite's and says why the control could not be measured;
+//   6. measure each benchmark: a few warm-up runs, then trials keeping the
 //      best, turned into the validation figure at the clock. A failure costs
-//      that benchmark only, and its record says why;
-//   6. check the clock again, to show it held.
+//      that benchmark only, and its record says why. The record's body is
+//      the kernel's: each operation with the companion instructions its
+//      expression adds (msl_ops.hpp);
+//   7. check the clock again, to show it held.
 //
-// Every timed dispatch (steps 2 to 6) is queued back to back through
+// Every timed dispatch (steps 2 to 7) is queued back to back through
 // Backend::run_batch, RunOptions::in_flight command buffers at once, so the
 // GPU does not idle between them; the two kernels of the steady method
 // alternate within a batch, so that a drift touches both.
