@@ -52,7 +52,7 @@
 
 namespace agx::probe {
 
-constexpr const char* kProbeVersion = "0.2.0";
+constexpr const char* kProbeVersion = "0.3.0";
 
 struct RunOptions {
     unsigned trials = 5;
