@@ -29,6 +29,7 @@ void add_data_command(CLI::App& app, Action& action) {
         ->capture_default_str();
     imp->callback([args, &action] {
         action = [args] {
+            for (const auto& csv : args->csvs) declare_input(csv);
             for (const auto& csv : args->csvs) {
                 const auto file = validation::import_reference_csv(csv);
                 std::string base = csv.substr(csv.find_last_of('/') + 1);

@@ -84,6 +84,7 @@ class Recorder : public kernel::IssueObserver {
 
 int record(RecordArgs args) {
     take_launch_overrides(args.overrides, args.options);
+    declare_input(resolve_config_path(args.config));
     const MachineConfig cfg = load_config(args.config, args.overrides);
     OutputFile out(args.out);
     OpenedWorkload opened = open_workload(args.kernel, args.options);

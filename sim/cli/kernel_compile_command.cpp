@@ -22,6 +22,7 @@ struct CompileArgs {
 };
 
 int compile(const CompileArgs& a) {
+    declare_input(a.source);
     std::unique_ptr<OutputFile> out;
     if (!a.out.empty()) out = std::make_unique<OutputFile>(a.out);
     kernel::CompileOptions o;

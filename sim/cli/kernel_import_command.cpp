@@ -30,6 +30,8 @@ std::string read_text(const std::string& path) {
 }
 
 int import(const ImportArgs& a) {
+    declare_input(a.listing);
+    if (!a.launch.empty()) declare_input(a.launch);
     std::unique_ptr<OutputFile> out;
     if (!a.out.empty()) out = std::make_unique<OutputFile>(a.out);
     const std::string name =

@@ -110,46 +110,6 @@ void parse_window(const std::string& text, TimelineOptions& o) {
         throw InputError("--timeline-window " + text, "the window is empty (B <= A)");
 }
 
-// A report directory, written under a unique temporary name beside it and
-// renamed into place when complete (removed if the run fails). The rename
-// replaces an empty directory and fails on a full one, so of two runs given
-// the same directory one completes it and the other fails.
-class ReportDir {
-  public:
-    explicit ReportDir(const std::string& path) : path_(path) {
-        namespace fs = std::filesystem;
-        std::error_code ec;
-        if (fs::exists(path_) && !(fs::is_directory(path_) && fs::is_empty(path_)))
-            throw InputError("--report " + path_, "exists and is not an empty directory");
-        const fs::path parent = fs::path(path_).parent_path();
-        if (!parent.empty()) fs::create_directories(parent, ec);
-        if (ec) throw InputError("--report " + path_, "cannot create: " + ec.message());
-        temp_ = make_temp_directory_beside(path_, "--report " + path_);
-    }
-    ~ReportDir() {
-        std::error_code ec;
-        if (!committed_) std::filesystem::remove_all(temp_, ec);
-    }
-    std::string file(const std::string& name) const { return temp_ + "/" + name; }
-    void commit() {
-        namespace fs = std::filesystem;
-        std::error_code ec;
-        fs::rename(temp_, path_, ec);  // replaces an empty directory, as checked above
-        if (ec) throw InputError("--report " + path_, "cannot complete: " + ec.message());
-        committed_ = true;
-    }
-
-  private:
-    std::string path_, temp_;
-    bool committed_ = false;
-};
-
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out) throw InputError(path, "cannot write");
-}
-
 // `--functional`: the kernel's instructions with no timing, for its results.
 int run_functional(const RunArgs& args, const MachineConfig& cfg, unsigned cores) {
     for (const auto& [given, option] : {std::pair{!args.stats.empty(), "--stats"},
@@ -179,6 +139,7 @@ int run_functional(const RunArgs& args, const MachineConfig& cfg, unsigned cores
 
 int run(RunArgs args) {
     take_launch_overrides(args.overrides, args.kernel);
+    declare_input(resolve_config_path(args.config));
     const MachineConfig cfg = load_config(args.config, args.overrides);
     const unsigned cores = parse_cores(args.cores, cfg);
     if (args.functional) return run_functional(args, cfg, cores);
@@ -189,8 +150,9 @@ int run(RunArgs args) {
     TimelineOptions timeline_options;
     timeline_options.max_events = args.timeline_max_events;
     if (!args.timeline_window.empty()) parse_window(args.timeline_window, timeline_options);
-    std::unique_ptr<ReportDir> report;
-    if (!args.report.empty()) report = std::make_unique<ReportDir>(args.report);
+    std::unique_ptr<OutputDirectory> report;
+    if (!args.report.empty())
+        report = std::make_unique<OutputDirectory>(args.report, "--report " + args.report);
     std::unique_ptr<OutputFile> timeline_file;
     std::unique_ptr<Timeline> timeline;
     if (!args.timeline.empty()) {
@@ -241,19 +203,19 @@ int run(RunArgs args) {
     if (report) {
         std::ostringstream summary;
         print_summary(summary, cfg, *workload, result);
-        write_text(report->file("summary.txt"), summary.str());
+        write_file_atomically(report->file("summary.txt"), summary.str());
         std::ostringstream stats;
         stats << std::setw(2) << result.stats << "\n";
-        write_text(report->file("stats.json"), stats.str());
+        write_file_atomically(report->file("stats.json"), stats.str());
         const nlohmann::json p = profile.to_json(args.trace, cfg.name, result.cycles, listing);
         std::ostringstream pj;
         pj << std::setw(1) << p << "\n";
-        write_text(report->file("profile.json"), pj.str());
-        write_text(report->file("profile.txt"), format_profile(p, args.trace, 60));
+        write_file_atomically(report->file("profile.json"), pj.str());
+        write_file_atomically(report->file("profile.txt"), format_profile(p, args.trace, 60));
         std::ostringstream svg;
         write_cpi_stack_svg(svg, result.stats,
                             "Where the cycles went: " + workload->name() + " on " + cfg.name);
-        write_text(report->file("cpi_stack.svg"), svg.str());
+        write_file_atomically(report->file("cpi_stack.svg"), svg.str());
         report->commit();
     }
     if (!args.quiet) print_summary(std::cout, cfg, *workload, result);

@@ -20,6 +20,7 @@ struct ConvertArgs {
 int convert(const ConvertArgs& args) {
     // Opened first so that a bad output path fails before the work; the
     // file appears only once the whole input converted.
+    declare_input(args.in);
     OutputFile out(args.out);
     auto writer = args.format == "text" ? make_text_trace_writer(out.stream())
                                         : make_binary_trace_writer(out.stream());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/output_file.hpp"
 #include "sim/kernel/compiled_kernel_text.hpp"
 #include "sim/kernel/liveness_hints.hpp"
 #include "sim/kernel/opencl_compile.hpp"
@@ -137,6 +138,8 @@ std::unique_ptr<kernel::KernelWorkload> open_opencl(const std::string& path,
 }  // namespace
 
 OpenedWorkload open_workload(const std::string& path, const KernelOptions& options) {
+    declare_input(path);
+    if (!options.launch.empty()) declare_input(options.launch);
     OpenedWorkload w;
     if (is_opencl_source(path)) {
         auto k = open_opencl(path, options);

@@ -511,3 +511,83 @@ TEST_CASE("bad inputs: launch expressions in checked 64-bit arithmetic, nested t
     const Result ok = agxsim(run + "'launch.n=2048+(-9223372036854775807-1)%-1' -q");
     CHECK(ok.code == 0);
 }
+
+// --- 10. the output policy ----------------------------------------------------
+
+TEST_CASE("bad inputs: an output replaces only a regular file that is no input or other output") {
+    // Renaming over a FIFO, a device node, a symbolic link or a read-only
+    // file once replaced it with a regular file, exit 0 (as root, --dump
+    // y=/dev/null replaced the machine's /dev/null). Each is refused with
+    // one line and left as it was.
+    const fs::path dir = scratch() / "special";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "a_directory");
+    const std::string kernel = (dir / "k.agxk").string();
+    fs::copy_file(std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk", kernel);
+    const std::string run = "run -q " + kernel + " --set launch.n=256 ";
+    REQUIRE(std::system(("mkfifo " + (dir / "fifo").string()).c_str()) == 0);
+    std::ofstream(dir / "target.txt") << "kept";
+    fs::create_symlink("target.txt", dir / "link");
+    std::ofstream(dir / "read_only.txt") << "kept";
+    fs::permissions(dir / "read_only.txt", fs::perms::owner_read | fs::perms::group_read);
+    // A device node (a copy of /dev/null's) where the test may make one.
+    const bool device =
+        std::system(("mknod " + (dir / "null").string() + " c 1 3 2>/dev/null").c_str()) == 0;
+
+    expect_refused(run + "--dump y=" + (dir / "fifo").string(), "fifo", "is a FIFO");
+    CHECK(fs::is_fifo(dir / "fifo"));
+    if (device) {
+        expect_refused(run + "--dump y=" + (dir / "null").string(), "null",
+                       "is a character device");
+        CHECK(fs::is_character_file(dir / "null"));
+    }
+    expect_refused(run + "--dump y=" + (dir / "link").string(), "link", "is a symbolic link");
+    CHECK(fs::is_symlink(dir / "link"));
+    CHECK(slurp(dir / "target.txt") == "kept");
+    expect_refused(run + "--stats " + (dir / "read_only.txt").string(), "read_only.txt",
+                   "is read-only");
+    CHECK(slurp(dir / "read_only.txt") == "kept");
+    expect_refused(run + "--profile " + (dir / "a_directory").string(), "a_directory",
+                   "is a directory");
+
+    // An output that is an input of the command, or another output.
+    const std::string kernel_text = slurp(kernel);
+    expect_refused("kernel record " + kernel + " -o " + kernel, "k.agxk", "is an input");
+    expect_refused(run + "--dump y=" + kernel, "k.agxk", "is an input");
+    expect_refused("trace convert " + kernel + " " + kernel, "k.agxk", "is an input");
+    CHECK(slurp(kernel) == kernel_text);
+    const fs::path same = dir / "same.json";
+    expect_refused(run + "--stats " + same.string() + " --profile " + same.string(), "same.json",
+                   "two outputs");
+    // A dump and a report directory of one name once left the dump behind.
+    expect_refused(run + "--dump y=" + (dir / "r").string() + " --report " + (dir / "r").string(),
+                   "r", "two outputs");
+    CHECK_FALSE(fs::exists(dir / "r"));
+    CHECK_FALSE(fs::exists(same));
+    CHECK_FALSE(partial_left(same));
+}
+
+TEST_CASE("bad inputs: an output stops at its first write error, with the reason") {
+    // A 2^40-byte sparse buffer dumped to a full disk once ran on for hours
+    // before failing. A file size limit stands in for the full disk.
+    const fs::path k = write_file("huge_dump.agxk",
+                                  "agxsim-kernel 1\n"
+                                  "launch grid=32 threadgroup=32 registers=4\n"
+                                  "buffer y size=1099511627776 fill=zero\n"
+                                  "uniform u0_u1 buffer=y\n"
+                                  "  stop\n");
+    const fs::path dump = scratch() / "huge_dump.bin";
+    const fs::path err = scratch() / "stderr.txt";
+    const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 64; exec timeout 60 " +
+                            std::string(AGXSIM_EXE) + " run -q " + k.string() +
+                            " --dump y=" + dump.string() + "\" 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    const std::string text = slurp(err);
+    INFO(text);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(text.find("huge_dump.bin: cannot write: File too large") != std::string::npos);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dump));
+    CHECK_FALSE(partial_left(dump));
+}
