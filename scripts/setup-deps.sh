@@ -12,6 +12,11 @@ packages+=(slurmctld slurmd slurm-client munge)
 if [ "${AGXSIM_FUZZ_DEPS:-0}" = 1 ]; then
     packages+=(clang libfuzzer-14-dev libclang-rt-14-dev)
 fi
+# Optional: the libc++ build check (scripts/check-libcxx.sh) needs clang and
+# LLVM's C++ library and ABI library, asked for the same way.
+if [ "${AGXSIM_LIBCXX_DEPS:-0}" = 1 ]; then
+    packages+=(clang libc++-dev libc++abi-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # README command 2 and CI: set up, build everything (and Mesa's AGX compiler,
-# once), and run the whole test suite; then the unit and CLI tests again under ASan and UBSan, and each
-# fuzz target for 20 s (scripts/test-sanitized.sh, docs/testing.md).
-# AGXSIM_SANITIZED_TESTS=0 leaves the second part out. Arguments go to the
-# first part's CTest.
+# once), and run the whole test suite; then the libc++ build check
+# (scripts/check-libcxx.sh); then the unit and CLI tests again under ASan and
+# UBSan, and each fuzz target for 20 s (scripts/test-sanitized.sh,
+# docs/testing.md). AGXSIM_LIBCXX_CHECK=0 and AGXSIM_SANITIZED_TESTS=0 leave
+# those parts out. Arguments go to the first part's CTest.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${AGXSIM_BUILD_DIR:-$root/build}"
@@ -21,6 +22,11 @@ status=0
 ctest -j"$(nproc)" --output-on-failure "$@" || status=$?
 # A skipped test says why in its output; CTest shows only that it skipped.
 grep -h "^agxsim-skip: " Testing/Temporary/LastTest.log 2>/dev/null | sed 's/^agxsim-skip: /skipped: /' || true
+# The Apple-like toolchain check: the libraries, the CLI and the probe with
+# clang and libc++ (scripts/check-libcxx.sh; AGXSIM_LIBCXX_CHECK=0 leaves it out).
+if [ "${AGXSIM_LIBCXX_CHECK:-1}" != 0 ]; then
+    bash "$root/scripts/check-libcxx.sh" || status=1
+fi
 if [ "${AGXSIM_SANITIZED_TESTS:-1}" != 0 ]; then
     bash "$root/scripts/test-sanitized.sh" 20 || status=1
 fi
