@@ -10,6 +10,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 #include "sim/common/output_file.hpp"
 #include "sim/kernel/applegpu_import.hpp"
 
@@ -21,14 +22,6 @@ struct ImportArgs {
     std::string listing, out, name, launch;
 };
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, "cannot open");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 int import(const ImportArgs& a) {
     declare_input(a.listing);
     if (!a.launch.empty()) declare_input(a.launch);
@@ -36,9 +29,11 @@ int import(const ImportArgs& a) {
     if (!a.out.empty()) out = std::make_unique<OutputFile>(a.out);
     const std::string name =
         a.name.empty() ? std::filesystem::path(a.listing).stem().string() : a.name;
-    const std::string launch = a.launch.empty() ? std::string() : read_text(a.launch);
-    const kernel::ImportedKernel k =
-        kernel::import_applegpu_listing(read_text(a.listing), a.listing, name, launch);
+    const std::string launch = a.launch.empty()
+                                   ? std::string()
+                                   : read_input_file(a.launch, "launch file", kMaxTextInputBytes);
+    const kernel::ImportedKernel k = kernel::import_applegpu_listing(
+        read_input_file(a.listing, "listing", kMaxTextInputBytes), a.listing, name, launch);
     if (!out) {
         std::cout << k.text;
         return kExitOk;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx {
 
@@ -116,13 +117,7 @@ nlohmann::json parse_json(const std::string& text, const std::string& where,
 nlohmann::json read_json_file(const std::string& path, const std::string& description,
                               const nlohmann::json::parser_callback_t& callback,
                               const std::string& what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, "cannot open " + description + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw InputError(path, "cannot read " + description + ": " + std::strerror(errno));
-    return parse_json(text.str(), path, callback, what);
+    return parse_json(read_input_file(path, description, kMaxJsonInputBytes), path, callback, what);
 }
 
 std::optional<nlohmann::json> parse_json_if_json(const std::string& text,

@@ -9,6 +9,7 @@
 
 #include "isa/semantics.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx::kernel {
 
@@ -107,12 +108,14 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t a) {
     return (v + a - 1) / a * a;
 }
 
-std::vector<unsigned char> read_whole_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-    return std::vector<unsigned char>(std::istreambuf_iterator<char>(in),
-                                      std::istreambuf_iterator<char>());
+std::vector<unsigned char> read_whole_file(const std::string& path, std::uint64_t limit) {
+    const std::string bytes = read_input_file(path, "buffer data", limit);
+    return std::vector<unsigned char>(bytes.begin(), bytes.end());
 }
+
+// The room a buffer's .npy data file has beyond the data for its header
+// (numpy writes one of 128 bytes or so).
+constexpr std::uint64_t kNpyHeaderMax = kMiB;
 
 bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -140,10 +143,17 @@ DeviceMemory::DeviceMemory(std::vector<BufferSpec> buffers) {
         next = round_up(next + spec.size + kAlign, kAlign);
         if (spec.fill.kind == Fill::Kind::File) {
             const std::string& path = spec.fill.path;
-            if (ends_with(path, ".npy"))
+            // Checked before reading: data larger than the buffer is not read.
+            const bool npy = ends_with(path, ".npy");
+            const std::uint64_t size = check_input_file(path, "buffer data", UINT64_MAX);
+            if (size > spec.size + (npy ? kNpyHeaderMax : 0))
+                throw InputError(path, std::to_string(size) + " bytes of data do not fit buffer '" +
+                                           spec.name + "' of " + std::to_string(spec.size) +
+                                           " bytes");
+            if (npy)
                 p.file_bytes = read_npy(path).bytes;
             else
-                p.file_bytes = read_whole_file(path);
+                p.file_bytes = read_whole_file(path, spec.size);
             if (p.file_bytes.size() > spec.size)
                 throw InputError(path, std::to_string(p.file_bytes.size()) +
                                            " bytes of data do not fit buffer '" + spec.name +
@@ -334,7 +344,7 @@ std::size_t DeviceMemory::resident_bytes() const {
 }
 
 NpyData read_npy(const std::string& path) {
-    const std::vector<unsigned char> file = read_whole_file(path);
+    const std::vector<unsigned char> file = read_whole_file(path, kMaxNpyInputBytes);
     auto fail = [&](const std::string& why) -> void {
         throw InputError(path, "not a readable .npy file: " + why);
     };

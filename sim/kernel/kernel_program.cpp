@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 #include "sim/trace/trace_parse.hpp"
 
 namespace agx::kernel {
@@ -315,7 +316,8 @@ struct ReadFile {
     std::string name;
 };
 
-std::vector<std::string> read_lines(const std::string& path) {
+std::vector<std::string> read_lines(const std::string& path, bool kernel) {
+    check_input_file(path, kernel ? "kernel" : "launch file", kMaxTextInputBytes);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
     std::vector<std::string> lines;
@@ -367,7 +369,7 @@ bool is_directive(std::string_view w) {
 // Reads the kernel file (`kernel` true) or a launch file (directives only).
 ReadFile read_file(const std::string& path, bool kernel) {
     ReadFile f;
-    const auto lines = read_lines(path);
+    const auto lines = read_lines(path, kernel);
     bool header = !kernel;
     bool in_preamble = false;
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -746,6 +748,7 @@ std::int64_t KernelProgram::index_at_pc(std::uint32_t pc) const {
 }
 
 bool is_kernel_file(const std::string& path) {
+    if (!is_regular_input(path)) return false;  // the trace reader says what it is
     std::ifstream in(path, std::ios::binary);
     std::string line;
     for (int i = 0; i < 10000 && std::getline(in, line); ++i) {

@@ -14,6 +14,7 @@
 
 #include "sim/common/child_process.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx::kernel {
 
@@ -401,6 +402,7 @@ CompiledKernel compile_opencl(const CompileOptions& options) {
     const std::string& src = options.source;
     std::error_code ec;
     if (!fs::is_regular_file(src, ec)) throw InputError(src, "no such file");
+    check_input_file(src, "OpenCL C source", kMaxTextInputBytes);
     const std::string dir =
         options.compiler_dir.empty() ? find_compiler_dir() : options.compiler_dir;
     if (dir.empty())

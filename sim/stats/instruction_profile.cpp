@@ -10,6 +10,7 @@
 
 #include "isa/catalogue.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx {
 
@@ -19,6 +20,7 @@ constexpr const char* kFormat = "agxsim-profile 1";
 
 // The lines of a text file, or nothing for a binary one (a binary trace).
 std::vector<std::string> text_lines(const std::string& path) {
+    if (!is_regular_input(path)) return {};
     std::ifstream in(path, std::ios::binary);
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 #include "sim/common/output_file.hpp"
 
 namespace agx::sweep {
@@ -97,11 +98,7 @@ std::size_t ResultsTable::column(const std::string& name) const {
 }
 
 ResultsTable read_results(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, "cannot open");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    const std::string text = read_input_file(path, "sweep results", kMaxCsvInputBytes);
     ResultsTable t;
     std::size_t from = 0, line_no = 0;
     while (from < text.size()) {

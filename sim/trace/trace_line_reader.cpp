@@ -8,17 +8,21 @@
 #include <cstring>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx::trace_detail {
 
 TraceFile::TraceFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // A regular file (not a directory, a device or a FIFO, which opening
+    // would wait on), checked before it is opened and again once it is.
+    check_input_file(path, "trace", UINT64_MAX);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw InputError(path, std::string("cannot open trace: ") + std::strerror(errno));
     struct stat st {};
-    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd_);
         fd_ = -1;
-        throw InputError(path, "cannot open trace: is a directory");
+        throw InputError(path, "cannot open trace: not a regular file");
     }
 }
 

@@ -591,3 +591,51 @@ TEST_CASE("bad inputs: an output stops at its first write error, with the reason
     CHECK_FALSE(fs::exists(dump));
     CHECK_FALSE(partial_left(dump));
 }
+
+// --- 11. bounded inputs -------------------------------------------------------
+
+TEST_CASE("bad inputs: a reader refuses a device, a FIFO, a directory or a file past its limit") {
+    // `agxsim run /dev/zero` and ten other readers once grew to 0.5-1.7 GB
+    // in 10 s; a directory read as an empty file. Each is refused before it
+    // is read, in a moment.
+    const fs::path dir = scratch() / "inputs";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "a_directory");
+    const std::string fifo = (dir / "fifo").string();
+    REQUIRE(std::system(("mkfifo " + fifo).c_str()) == 0);
+    const std::string kernel = std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk";
+    const std::string device = "/dev/zero";  // only read
+    const std::string folder = (dir / "a_directory").string();
+    for (const std::string& special : {device, fifo, folder}) {
+        const std::string kind = special == device ? "a character device"
+                                 : special == fifo ? "a FIFO"
+                                                   : "a directory";
+        const auto refused = [&](const std::string& args, const std::string& what) {
+            const Result r = agxsim_within(20, args);
+            INFO(args << "\nstderr: " << r.err);
+            CHECK(r.code == 2);
+            CHECK(r.err == "agxsim: " + special + ": cannot open " + what + ": it is " + kind +
+                               ", not a regular file\n");
+        };
+        refused("run " + special, "trace");
+        refused("run -q " + kernel + " --launch " + special, "launch file");
+        refused("profile show " + special, "profile");
+        refused("sweep check " + special, "the sweep description");
+        refused("kernel import " + special, "listing");
+        refused("trace convert " + special + " " + (dir / "out.agxb").string(), "trace");
+        const fs::path fill = write_file("fill_from_special.agxk",
+                                         "agxsim-kernel 1\n"
+                                         "launch grid=32 threadgroup=32 registers=4\n"
+                                         "buffer x size=128 fill=file path=" +
+                                             special + "\n  stop\n");
+        refused("run -q " + fill.string(), "buffer data");
+    }
+    // A file past its format's limit is refused by its size, unread (a
+    // sparse file here).
+    const fs::path huge = dir / "huge.json";
+    std::ofstream(huge).put('{');
+    fs::resize_file(huge, 300u << 20);
+    expect_refused("profile show " + huge.string(), "huge.json",
+                   "314572800 bytes, more than the limit of 256 MiB");
+    expect_refused("validate -m " + huge.string(), "huge.json", "more than the limit of 256 MiB");
+}

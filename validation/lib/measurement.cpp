@@ -131,7 +131,6 @@ void write_measurements(const MeasurementFile& f, std::ostream& out) {
 
 MeasurementFile read_measurements(const std::string& path) {
     if (looks_like_reference_csv(path)) {
-        if (!std::ifstream(path)) throw InputError(path, "cannot open measurement file");
         return import_reference_csv(path);
     }
     const nlohmann::json j = read_json_file(path, "measurement file");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 #include "sim/common/json_input.hpp"
 #include "validation/lib/method.hpp"
 
@@ -168,8 +169,7 @@ bool looks_like_reference_csv(const std::string& path) {
 }
 
 MeasurementFile import_reference_csv(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open");
+    std::istringstream in(read_input_file(path, "reference CSV", kMaxCsvInputBytes));
     std::string header;
     std::getline(in, header);
     header = trim(header);
