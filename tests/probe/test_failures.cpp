@@ -476,7 +476,8 @@ TEST_CASE("check: every compile error with its benchmark, the clock, and a run's
     entries.push_back(entry("t/SIN_PT_1/latency", FigureKind::Latency, latency("SIN_PT_1")));
     const CheckReport r = check_suite(backend, entries, options());
     CHECK(r.benchmarks == 4);
-    CHECK(r.kernels == 3);  // FADD32 throughput (N and 2N) and latency
+    // FADD32 throughput (N and 2N) and latency, and the latencies' control kernel
+    CHECK(r.kernels == 4);
     REQUIRE(r.compile_errors.size() == 1);
     CHECK(r.compile_errors[0].first == "t/IMUL32/latency");
     CHECK(r.compile_errors[0].second.find("newLibraryWithSource") != std::string::npos);
@@ -511,6 +512,11 @@ TEST_CASE("cli: agxsim-probe check on the fake backend, ready or not") {
     r = shell(base + " --fake-fail compile=c/IMUL32");
     CHECK(r.code == 1);
     CHECK(r.out.find("  c/IMUL32/latency: [MTLDevice newLibraryWithSource") != std::string::npos);
+
+    // The control kernels a run measures first are compiled by check too.
+    r = shell(base + " --fake-fail compile=agxsim-probe/control/");
+    CHECK(r.code == 1);
+    CHECK(r.out.find("  agxsim-probe/control/32bit/simds4") != std::string::npos);
 
     r = shell(base + " --fake-clock-ghz 1.1");
     CHECK(r.code == 2);

@@ -391,6 +391,13 @@ class Session {
                 std::to_string(controls_.size()) + " control kernels compiled");
     }
 
+    // The control kernels prepare_controls compiled (or failed to), for `check`.
+    std::vector<const Prepared*> control_kernels() const {
+        std::vector<const Prepared*> out;
+        for (const auto& [key, c] : controls_) out.push_back(&c->prepared);
+        return out;
+    }
+
     // Step 5: each control kernel measured as a benchmark (warm-up runs,
     // trials, the best), before any benchmark: its cycles per wave are the
     // probe kernel's own fixed cost at that launch. Their results, for the
@@ -962,13 +969,21 @@ CheckReport check_suite(Backend& backend, const std::vector<SuiteEntry>& entries
     const Prepared clock = s.prepare_clock();
     if (!clock.error.empty()) r.compile_errors.push_back({clock_definition().name, clock.error});
     std::vector<Prepared> prepared = compile_all(s, entries, r.compile_seconds);
-    for (const auto& p : prepared) {
-        if (p.error.empty())
-            r.kernels += p.kernels.size();
-        else if (p.not_expressible)
-            r.not_measurable.push_back({p.entry->id, p.error});
+    // The control kernels a run measures first, compiled and timed as the
+    // benchmarks are.
+    const auto t_controls = WallClock::now();
+    s.prepare_controls(entries);
+    r.compile_seconds += seconds_since(t_controls);
+    std::vector<const Prepared*> timed;
+    for (const auto& p : prepared) timed.push_back(&p);
+    for (const Prepared* c : s.control_kernels()) timed.push_back(c);
+    for (const Prepared* p : timed) {
+        if (p->error.empty())
+            r.kernels += p->kernels.size();
+        else if (p->not_expressible)
+            r.not_measurable.push_back({p->entry->id, p->error});
         else
-            r.compile_errors.push_back({p.entry->id, p.error});
+            r.compile_errors.push_back({p->entry->id, p->error});
     }
     const auto t_warm = WallClock::now();
     r.warmup = s.warm_up(clock);
@@ -985,14 +1000,14 @@ CheckReport check_suite(Backend& backend, const std::vector<SuiteEntry>& entries
     const double runs_high = 4.0 * std::max(1u, options.warmup) + std::max(1u, options.trials);
     r.estimate_low_seconds = r.compile_seconds + 2 * setup;
     r.estimate_high_seconds = r.estimate_low_seconds;
-    for (const auto& p : prepared) {
-        if (!p.error.empty()) continue;
+    for (const Prepared* p : timed) {
+        if (!p->error.empty()) continue;
         try {
-            const double once = s.time_once(p);
+            const double once = s.time_once(*p);
             r.estimate_low_seconds += runs_low * once;
             r.estimate_high_seconds += runs_high * once;
         } catch (const BackendError& e) {
-            r.run_errors.push_back({p.entry->id, e.what()});
+            r.run_errors.push_back({p->entry->id, e.what()});
         }
     }
     return r;

@@ -115,7 +115,8 @@ struct ClockCheck {
 validation::MeasurementFile run_suite(Backend& backend, const std::vector<SuiteEntry>& entries,
                                       const RunOptions& options);
 
-// `agxsim-probe check`: steps 1 to 4 of a run, and what a full run will take
+// `agxsim-probe check`: steps 1 to 4 of a run (the control kernels compiled
+// too), and what a full run will take
 // (one dispatch of every kernel, timed).
 struct CheckReport {
     RunContext context;
