@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/json_input.hpp"
 #include "sim/stats/instruction_profile.hpp"
@@ -32,7 +33,7 @@ void add_profile_command(CLI::App& app, Action& action) {
     CLI::App* cmd = group->add_subcommand(
         "show", "Print a profile as a listing sorted by the simd-cycles each instruction waited");
     cmd->add_option("profile", *path, "A profile written by agxsim run --profile")->required();
-    cmd->add_option("--top", *top, "Instructions to list")->capture_default_str();
+    add_count_option(*cmd, "--top", *top, "Instructions to list")->capture_default_str();
     cmd->callback([=, &action] { action = [=] { return show(*path, *top); }; });
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/cli/summary.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/common/errors.hpp"
@@ -246,8 +247,8 @@ void add_run_command(CLI::App& app, Action& action) {
                     "Write a timeline (Chrome trace-event JSON: open it in ui.perfetto.dev)");
     cmd->add_option("--timeline-window", args->timeline_window,
                     "Only cycles A to B in the timeline (A:B, either may be empty)");
-    cmd->add_option("--timeline-max-events", args->timeline_max_events,
-                    "Stop the timeline after this many events")
+    add_count_option(*cmd, "--timeline-max-events", args->timeline_max_events,
+                     "Stop the timeline after this many events")
         ->capture_default_str();
     cmd->add_option("--cores", args->cores, "Cores to simulate: a number or 'all'")
         ->capture_default_str();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/cli/summary.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/output_file.hpp"
@@ -117,7 +118,8 @@ void add_suite_command(CLI::App& app, Action& action) {
     run->add_option("-c,--config", args->config, "Machine")->capture_default_str();
     run->add_option("--set", args->overrides,
                     "Override a config value: path.to.key=value (repeatable)");
-    run->add_option("--repetitions", args->repetitions, "Override the benchmark's repetitions");
+    add_count_option(*run, "--repetitions", args->repetitions,
+                     "Override the benchmark's repetitions");
     run->add_option("--stats", args->stats, "Write the run's statistics as JSON");
     run->callback([args, &action] { action = [args] { return run_one(*args); }; });
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/cli/sweep_progress.hpp"
 #include "sim/cli/workload_input.hpp"
 #include "sim/common/errors.hpp"
@@ -495,7 +496,8 @@ void add_sweep_command(CLI::App& app, Action& action) {
         "run", "Run a sweep's points on this machine, resuming where it stopped");
     r->add_option("sweep", ra->sweep, "Sweep description (JSON)")->required();
     r->add_option("-o,--out", ra->out, "Output directory (results.csv)")->required();
-    r->add_option("-j,--jobs", ra->jobs, "Points at once (default: the machine's cores)");
+    add_count_option(*r, "-j,--jobs", ra->jobs, "Points at once (default: the machine's cores)", 1,
+                     1024);
     r->add_option("--shard", ra->shard,
                   "Only shard I of N (points whose number is I mod N), into shards/");
     r->add_flag("--retry-failed", ra->retry_failed, "Run the points that failed again");
@@ -509,11 +511,12 @@ void add_sweep_command(CLI::App& app, Action& action) {
     s->add_option("-o,--out", sa->out, "Output directory, on storage the nodes share")->required();
     s->add_option("--partition", sa->partition, "Slurm partition (default: the cluster's)");
     s->add_option("--time", sa->time_limit, "Time limit per array task (sbatch --time)");
-    s->add_option("--array-limit", sa->array_limit,
-                  "Array tasks running at once (default: no limit)");
-    s->add_option("--shards", sa->shards, "Array tasks (default: one per point, at most 100)");
-    s->add_option("--cpus-per-task", sa->cpus_per_task,
-                  "CPUs per task: points each task runs at once")
+    add_count_option(*s, "--array-limit", sa->array_limit,
+                     "Array tasks running at once (default: no limit)");
+    add_count_option(*s, "--shards", sa->shards,
+                     "Array tasks (default: one per point, at most 100)");
+    add_count_option(*s, "--cpus-per-task", sa->cpus_per_task,
+                     "CPUs per task: points each task runs at once")
         ->capture_default_str();
     s->add_flag("--dry-run", sa->dry_run, "Only write the script");
     s->add_flag("--wait", sa->wait, "Wait for the array to finish (sbatch --wait)");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
@@ -90,7 +91,8 @@ void add_trace_gen_command(CLI::App& app, Action& action) {
     cmd->add_option("--format", args->format, "text or binary")
         ->check(CLI::IsMember({"text", "binary"}))
         ->capture_default_str();
-    cmd->add_option("--repetitions", args->repetitions, "Override the benchmark's repetitions");
+    add_count_option(*cmd, "--repetitions", args->repetitions,
+                     "Override the benchmark's repetitions");
     cmd->callback([args, &action] { action = [args] { return generate(*args); }; });
 }
 

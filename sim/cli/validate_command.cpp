@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/count_option.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/config/chip_family.hpp"
 #include "sim/config/config_loader.hpp"
@@ -232,7 +233,8 @@ void add_validate_command(CLI::App& app, Action& action) {
     cmd->add_option("--chip", args->chip,
                     "Compare with the figures measured on this chip (default: the config's "
                     "own, else its family's, else every chip's; the first line says which)");
-    cmd->add_option("-j,--jobs", args->jobs, "Simulations at once (default: the host's cores)");
+    add_count_option(*cmd, "-j,--jobs", args->jobs,
+                     "Simulations at once (default: the host's cores)", 1, 1024);
     cmd->add_flag("--strict", args->strict,
                   "Refuse a file with a row the model cannot simulate (default: list such rows and "
                   "run the others)");

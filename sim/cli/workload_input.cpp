@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/cli/count_option.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/output_file.hpp"
 #include "sim/kernel/compiled_kernel_text.hpp"
@@ -35,12 +36,13 @@ unsigned parse_cores(const std::string& text, const MachineConfig& cfg) {
 void add_kernel_options(CLI::App& cmd, KernelOptions& options) {
     cmd.add_option("--launch", options.launch,
                    "Kernels: a file of launch directives that replaces the kernel's own");
-    cmd.add_option("--max-instructions", options.max_instructions,
-                   "Kernels: stop with an error after this many SIMD-instructions")
+    add_count_option(cmd, "--max-instructions", options.max_instructions,
+                     "Kernels: stop with an error after this many SIMD-instructions")
         ->capture_default_str();
-    cmd.add_option("--max-simd-instructions", options.max_simd_instructions,
-                   "Kernels: stop with an error when one simd has run this many SIMD-instructions "
-                   "(a loop that does not end; 0: no limit)")
+    add_count_option(cmd, "--max-simd-instructions", options.max_simd_instructions,
+                     "Kernels: stop with an error when one simd has run this many "
+                     "SIMD-instructions (a loop that does not end; 0: no limit)",
+                     0)
         ->capture_default_str();
     cmd.add_option("--kernel", options.kernel_name,
                    "OpenCL C sources: the kernel to run (default: the file's only kernel)");

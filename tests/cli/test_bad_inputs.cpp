@@ -639,3 +639,31 @@ TEST_CASE("bad inputs: a reader refuses a device, a FIFO, a directory or a file 
                    "314572800 bytes, more than the limit of 256 MiB");
     expect_refused("validate -m " + huge.string(), "huge.json", "more than the limit of 256 MiB");
 }
+
+// --- 12. count options --------------------------------------------------------
+
+TEST_CASE("bad inputs: a count option takes a decimal count in its range and nothing else") {
+    // --max-instructions -1 (and 2^64) once meant unlimited and "" meant 0;
+    // --timeline-max-events -1 and --top -1 were taken.
+    const std::string kernel = std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk";
+    const std::string run = "run -q " + kernel + " --set launch.n=256 ";
+    for (const std::string value : {"-1", "18446744073709551616", "''", "1e3", "0x10", "0", "+5"})
+        expect_refused(run + "--max-instructions " + value, "--max-instructions",
+                       "expected a count from 1 to 18446744073709551615");
+    expect_refused(run + "--timeline-max-events -1 --timeline " +
+                       (scratch() / "counts_timeline.json").string(),
+                   "--timeline-max-events", "got '-1'");
+    expect_refused(run + "--max-simd-instructions -1", "--max-simd-instructions",
+                   "expected a count from 0 to");
+    const fs::path profile = scratch() / "counts_profile.json";
+    REQUIRE(agxsim(run + "--profile " + profile.string()).code == 0);
+    expect_refused("profile show " + profile.string() + " --top -1", "--top", "got '-1'");
+    expect_refused("sweep run x.json --out x -j 0", "--jobs", "expected a count from 1 to 1024");
+    // A long value is elided in the middle.
+    const Result r = agxsim(run + "--max-instructions " + std::string(5000, '7'));
+    CHECK(r.code == 2);
+    CHECK(r.err.size() < 200);
+    // Counts within the range still work; 0 is "no limit" where it says so.
+    CHECK(agxsim(run + "--max-instructions 100000 --max-simd-instructions 0").code == 0);
+    CHECK(agxsim("profile show " + profile.string() + " --top 2").code == 0);
+}
