@@ -35,7 +35,7 @@ int sc_main(int argc, char* argv[]) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "agxsim: " << e.what() << " (see --help)\n";
+        std::cerr << "agxsim: " << agx::bounded_message(e.what()) << " (see --help)\n";
         return kExitBadInput;
     }
     try {
@@ -44,7 +44,7 @@ int sc_main(int argc, char* argv[]) {
         std::cerr << "agxsim: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "agxsim: internal error: " << e.what() << "\n";
+        std::cerr << "agxsim: internal error: " << agx::bounded_message(e.what()) << "\n";
         return kExitInternal;
     }
 }

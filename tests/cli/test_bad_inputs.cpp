@@ -667,3 +667,36 @@ TEST_CASE("bad inputs: a count option takes a decimal count in its range and not
     CHECK(agxsim(run + "--max-instructions 100000 --max-simd-instructions 0").code == 0);
     CHECK(agxsim("profile show " + profile.string() + " --top 2").code == 0);
 }
+
+// --- 13. messages -------------------------------------------------------------
+
+TEST_CASE("bad inputs: every message is one line of bounded length, whatever the input holds") {
+    // Error lines once repeated the whole bad value (65 KB-1.5 MB), a NUL
+    // byte cut a message mid-word, and a newline in a file name made two
+    // lines. Control characters show as escapes; a long value is elided in
+    // its middle.
+    const std::string kernel = std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk";
+    const std::string run = "run -q " + kernel + " ";
+    const std::string long_value(60000, 'x');
+    for (const std::string& args :
+         {run + "--set core.l1d.size_bytes=" + long_value, run + "--set " + long_value + "=1",
+          run + "--dump " + long_value + "=y", run + "--cores " + long_value,
+          run + "-c " + long_value, run + "--timeline-window " + long_value}) {
+        const Result r = agxsim_within(60, args);
+        INFO(args.substr(0, 80) << "\nstderr: " << r.err.substr(0, 400));
+        CHECK(r.code == 2);
+        CHECK(r.err.size() < 400);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+    std::string text = slurp(kernel);
+    text.replace(text.find("    stop"), 8, std::string("    st\0op", 9));
+    const fs::path nul = write_file("nul_in_mnemonic.agxk", text);
+    expect_refused(run.substr(0, 7) + nul.string(), "nul_in_mnemonic.agxk:22",
+                   "unknown mnemonic 'st\\x00op'");
+    text = slurp(kernel);
+    text.replace(text.find("    stop"), 8, "    st\x1b[31mop");
+    const fs::path esc = write_file("escape_in_mnemonic.agxk", text);
+    expect_refused(run.substr(0, 7) + esc.string(), "escape_in_mnemonic.agxk:22",
+                   "unknown mnemonic 'st\\x1b[31mop'");
+    expect_refused("run 'no\nsuch'", "no\\nsuch", "cannot open trace");
+}
