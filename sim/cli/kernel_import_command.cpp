@@ -22,6 +22,27 @@ struct ImportArgs {
     std::string listing, out, name, launch;
 };
 
+// The launch file's text: directives only, for a line of code copied into
+// the kernel would run before the listing's (a `stop`: every output 0).
+std::string read_launch(const std::string& path) {
+    const std::string text = read_input_file(path, "launch file", kMaxTextInputBytes);
+    std::istringstream lines(text);
+    unsigned number = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++number;
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string word;
+        if (!(words >> word)) continue;
+        if (word != "launch" && word != "param" && word != "buffer" && word != "uniform" &&
+            word != "arg" && word != "argument")
+            throw InputError(path + ":" + std::to_string(number),
+                             "'" + word +
+                                 "' is not a launch directive (launch, param, buffer, uniform, "
+                                 "arg): a launch file holds no code");
+    }
+    return text;
+}
+
 int import(const ImportArgs& a) {
     declare_input(a.listing);
     if (!a.launch.empty()) declare_input(a.launch);
@@ -29,9 +50,7 @@ int import(const ImportArgs& a) {
     if (!a.out.empty()) out = std::make_unique<OutputFile>(a.out);
     const std::string name =
         a.name.empty() ? std::filesystem::path(a.listing).stem().string() : a.name;
-    const std::string launch = a.launch.empty()
-                                   ? std::string()
-                                   : read_input_file(a.launch, "launch file", kMaxTextInputBytes);
+    const std::string launch = a.launch.empty() ? std::string() : read_launch(a.launch);
     const kernel::ImportedKernel k = kernel::import_applegpu_listing(
         read_input_file(a.listing, "listing", kMaxTextInputBytes), a.listing, name, launch);
     if (!out) {

@@ -56,6 +56,17 @@ std::string hex(std::uint64_t v) {
     return buf;
 }
 
+// Whether a line parse_line refused was meant as an instruction: its first
+// word ends in ':' and more follows, or its second word is instruction bytes
+// (an even number of hex digits). Dropping such a line would change what
+// the kernel computes.
+bool looks_like_instruction(const std::string& line) {
+    std::istringstream in(line);
+    std::string first, second;
+    if (!(in >> first >> second) || first[0] == '#') return false;
+    return first.back() == ':' || (is_hex(second) && second.size() >= 4 && second.size() % 2 == 0);
+}
+
 // `   1c: 0a05c282             rcp              r1, r1.discard`. False for a
 // line that is not an instruction (blank, a section's name).
 bool parse_line(const std::string& raw, unsigned number, ListingLine& out) {
@@ -1271,6 +1282,10 @@ ImportedKernel import_applegpu_listing(const std::string& listing, const std::st
                 continue;
             }
             const std::string t = trim(raw);
+            if (looks_like_instruction(t))
+                throw InputError(path + ":" + std::to_string(number),
+                                 "an instruction line that does not read as 'OFFSET: BYTES "
+                                 "mnemonic operands' (OFFSET and BYTES in hex)");
             if (!t.empty() && t.back() == ':' && t.find('#') == std::string::npos) {
                 skipping = t.find("prolog") != std::string::npos;
                 if (skipping) skipped_sections.push_back(t.substr(0, t.size() - 1));

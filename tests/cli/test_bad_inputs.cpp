@@ -700,3 +700,32 @@ TEST_CASE("bad inputs: every message is one line of bounded length, whatever the
                    "unknown mnemonic 'st\\x1b[31mop'");
     expect_refused("run 'no\nsuch'", "no\\nsuch", "cannot open trace");
 }
+
+// --- 14. kernel import ----------------------------------------------------------
+
+TEST_CASE("bad inputs: kernel import takes only directives from --launch and every listing line") {
+    const std::string dir = std::string(AGX_SOURCE_DIR) + "/traces/kernels/imported/";
+    const fs::path out = scratch() / "imported_bad.agxk";
+    fs::remove(out);
+    // A code line in the launch file was copied into the kernel, ahead of
+    // the listing's code: `stop` made every output 0, exit 0.
+    const fs::path launch =
+        write_file("code_in_launch.launch", slurp(dir + "collatz.launch") + "    stop\n");
+    expect_refused(
+        "kernel import " + dir + "collatz.dis --launch " + launch.string() + " -o " + out.string(),
+        "code_in_launch.launch:8", "'stop' is not a launch directive");
+    // An instruction line with a malformed offset or bytes was dropped, and
+    // the kernel computed wrong results.
+    const std::string listing = slurp(dir + "collatz.dis");
+    const std::string line = "  4c: 0e0d461200000000";
+    REQUIRE(listing.find(line) != std::string::npos);
+    for (const std::string bad :
+         {"  4g: 0e0d461200000000", "  4c 0e0d461200000000", "  4c: 0e0d46120000000"}) {
+        std::string text = listing;
+        text.replace(text.find(line), line.size(), bad);
+        const fs::path dis = write_file("malformed_offset.dis", text);
+        expect_refused("kernel import " + dis.string() + " -o " + out.string(),
+                       "malformed_offset.dis:20", "does not read as 'OFFSET: BYTES mnemonic");
+    }
+    CHECK_FALSE(fs::exists(out));
+}
