@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/common/errors.hpp"
 #include "sim/common/output_file.hpp"
 #include "validation/lib/reference_csv.hpp"
 
@@ -30,8 +31,17 @@ void add_data_command(CLI::App& app, Action& action) {
     imp->callback([args, &action] {
         action = [args] {
             for (const auto& csv : args->csvs) declare_input(csv);
+            // Every table read and checked before any file is written: a bad
+            // one leaves no output behind.
+            std::vector<validation::MeasurementFile> files;
             for (const auto& csv : args->csvs) {
-                const auto file = validation::import_reference_csv(csv);
+                files.push_back(validation::import_reference_csv(csv));
+                if (files.back().records.empty())
+                    throw InputError(csv, "holds no measurement rows");
+            }
+            for (std::size_t i = 0; i < args->csvs.size(); ++i) {
+                const std::string& csv = args->csvs[i];
+                const auto& file = files[i];
                 std::string base = csv.substr(csv.find_last_of('/') + 1);
                 base = base.substr(0, base.find_last_of('.'));
                 OutputFile out(args->out_dir + "/" + base + ".json");

@@ -86,8 +86,12 @@ SweepSpec read_directory(const std::string& dir) {
         throw InputError(
             dir, "holds no sweep (no sweep.json): run `agxsim sweep run` or `sweep slurm` first");
     const nlohmann::json m = read_json_file(path, "the sweep manifest");
-    if (!m.is_object() || m.value("agxsim_sweep", 0) != kManifestVersion ||
-        !m.contains("description") || !m["source"].is_string() || !m["base_dir"].is_string())
+    // Every field checked for its type before it is read: an edited manifest
+    // is refused, not an internal error.
+    const auto is_string = [&](const char* key) { return m.contains(key) && m[key].is_string(); };
+    if (!m.is_object() || !m.contains("agxsim_sweep") || !m["agxsim_sweep"].is_number_integer() ||
+        m["agxsim_sweep"].get<std::int64_t>() != kManifestVersion || !m.contains("description") ||
+        !is_string("source") || !is_string("base_dir"))
         throw InputError(path, "not a sweep manifest of this agxsim version");
     return parse_sweep(m["description"], m["source"].get<std::string>(),
                        m["base_dir"].get<std::string>(),

@@ -729,3 +729,42 @@ TEST_CASE("bad inputs: kernel import takes only directives from --launch and eve
     }
     CHECK_FALSE(fs::exists(out));
 }
+
+// --- 12f, 8c. empty tables and edited sweep manifests ----------------------------
+
+TEST_CASE("bad inputs: data import refuses a table with no rows and writes nothing") {
+    // An empty CSV (or one of a blank line) once gave "(0 records)", exit 0.
+    const fs::path out = scratch() / "import_out";
+    fs::remove_all(out);
+    fs::create_directories(out);
+    const fs::path good =
+        std::string(AGX_SOURCE_DIR) + "/validation/data/metal-benchmarks/float_instructions.csv";
+    for (const std::string& text : {std::string(), std::string("\n")}) {
+        const fs::path empty = write_file("empty_table.csv", text);
+        // The good table first: nothing of it is written either.
+        expect_refused(
+            "data import -o " + out.string() + " " + good.string() + " " + empty.string(),
+            "empty_table.csv", "holds no measurement rows");
+        CHECK(fs::is_empty(out));
+    }
+}
+
+TEST_CASE(
+    "bad inputs: a sweep manifest whose fields have other types is refused, not an "
+    "internal error") {
+    // A version written as a string gave exit 1, "internal error".
+    const fs::path dir = scratch() / "edited_sweep";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const std::string& manifest :
+         {std::string(
+              R"({"agxsim_sweep": "1", "description": {}, "source": "s.json", "base_dir": "."})"),
+          std::string(R"({"agxsim_sweep": 1, "description": {}, "base_dir": "."})"),
+          std::string(R"({"agxsim_sweep": 1, "description": {}, "source": 3, "base_dir": "."})"),
+          std::string(R"([1, 2])")}) {
+        std::ofstream(dir / "sweep.json") << manifest;
+        for (const char* command : {"sweep collect ", "sweep plot "})
+            expect_refused(command + dir.string(), "sweep.json",
+                           "not a sweep manifest of this agxsim version");
+    }
+}
