@@ -27,6 +27,7 @@ using trace_detail::fail;
 using trace_detail::LineContext;
 using trace_detail::next_word;
 using trace_detail::strip_comment;
+using trace_detail::strip_utf8_bom;
 
 constexpr std::string_view kHeader = "agxsim-kernel";
 constexpr unsigned kVersion = 1;
@@ -324,6 +325,7 @@ std::vector<std::string> read_lines(const std::string& path, bool kernel) {
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (lines.empty()) line = std::string(strip_utf8_bom(line));
         if (line.size() > 65536)
             throw InputError(path + ":" + std::to_string(lines.size() + 1),
                              "line longer than 65536 characters");
@@ -752,7 +754,7 @@ bool is_kernel_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::string line;
     for (int i = 0; i < 10000 && std::getline(in, line); ++i) {
-        auto text = strip_comment(line);
+        auto text = strip_comment(i == 0 ? strip_utf8_bom(line) : std::string_view(line));
         if (text.empty()) continue;
         return next_word(text) == kHeader;
     }

@@ -9,6 +9,7 @@
 
 #include "sim/common/errors.hpp"
 #include "sim/common/input_file.hpp"
+#include "sim/trace/trace_parse.hpp"
 
 namespace agx::trace_detail {
 
@@ -85,6 +86,7 @@ bool LineReader::next(std::string_view& line) {
             std::size_t n = static_cast<std::size_t>(stop - start);
             if (n > 0 && start[n - 1] == '\r') --n;
             line = std::string_view(start, n);
+            if (buf_offset_ + pos_ == 0) line = strip_utf8_bom(line);  // the file's first line
             pos_ = static_cast<std::size_t>(stop - buf_.data()) + (nl ? 1 : 0);
             ++line_;
             return true;

@@ -21,6 +21,13 @@ struct LineContext {
 
 [[noreturn]] void fail(const LineContext& at, const std::string& reason);
 
+// A file's first line without the UTF-8 byte-order mark some editors write
+// at the start of a text file.
+inline std::string_view strip_utf8_bom(std::string_view first_line) {
+    constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    return first_line.substr(0, kBom.size()) == kBom ? first_line.substr(kBom.size()) : first_line;
+}
+
 // Text helpers. `strip_comment` also trims surrounding blanks.
 std::string_view trim(std::string_view s);
 std::string_view strip_comment(std::string_view s);

@@ -768,3 +768,29 @@ TEST_CASE(
                            "not a sweep manifest of this agxsim version");
     }
 }
+
+// --- 12a. byte-order marks --------------------------------------------------------
+
+TEST_CASE(
+    "bad inputs: a kernel or a trace that starts with a UTF-8 byte-order mark reads as "
+    "without it") {
+    // A kernel saved by an editor that writes a byte-order mark was "not an
+    // agxsim trace".
+    // The summary's cycles and instructions (its first line names the file,
+    // its host line varies).
+    const auto summary = [](const std::string& out) {
+        const auto at = out.find("\n  cycles");
+        return at == std::string::npos ? std::string() : out.substr(at, out.find("\n  IPC") - at);
+    };
+    for (const char* file : {"traces/kernels/saxpy.agxk", "traces/examples/ffma_chain.trace"}) {
+        const std::string original = std::string(AGX_SOURCE_DIR) + "/" + file;
+        const fs::path marked = write_file(std::string("bom_") + fs::path(file).filename().string(),
+                                           "\xEF\xBB\xBF" + slurp(original));
+        const Result plain = agxsim_within(120, "run " + original);
+        const Result with_bom = agxsim_within(120, "run " + marked.string());
+        INFO(file << "\nstderr: " << with_bom.err);
+        REQUIRE(plain.code == 0);
+        CHECK(with_bom.code == 0);
+        CHECK(summary(with_bom.out) == summary(plain.out));
+    }
+}
