@@ -78,6 +78,16 @@ void check_entry(const nlohmann::json& x, const std::string& where) {
         throw InputError(where + "." + name, "missing or not a string");
 }
 
+// An instruction's text as one row of the table: its control characters
+// (a newline, a terminal escape from the input) shown as escapes, and a text
+// longer than a row elided in its middle.
+std::string row_text(const std::string& text) {
+    constexpr std::size_t kWidth = 120;
+    std::string s = bounded_message(text);
+    if (s.size() > kWidth) s = s.substr(0, 80) + "..." + s.substr(s.size() - (kWidth - 83));
+    return s;
+}
+
 std::string percent(double part, double whole) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%.0f%%", whole > 0 ? 100 * part / whole : 0.0);
@@ -178,11 +188,18 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
     std::size_t index = 0;
     for (const auto& x : p.at("instructions")) {
         check_entry(x, path + ": instructions[" + std::to_string(index++) + "]");
+        // Each count is at most 2^53 (check_entry), but their sums may not fit.
+        bool over = false;
         std::uint64_t w = 0;
-        for (const auto& kv : x.at("waits").items()) w += kv.value().get<std::uint64_t>();
+        for (const auto& kv : x.at("waits").items())
+            over |= __builtin_add_overflow(w, kv.value().get<std::uint64_t>(), &w);
         rows.push_back({&x, w});
-        all_waits += w;
-        all_issues += x.at("issues").get<std::uint64_t>();
+        over |= __builtin_add_overflow(all_waits, w, &all_waits);
+        over |=
+            __builtin_add_overflow(all_issues, x.at("issues").get<std::uint64_t>(), &all_issues);
+        if (over)
+            throw InputError(path + ": instructions[" + std::to_string(index - 1) + "]",
+                             "the counts add up past 2^64");
     }
     for (const char* key : {"workload", "machine"})
         if (p.contains(key) && !p.at(key).is_string())
@@ -241,13 +258,13 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
                 memory = buf;
             }
         }
-        const std::string text =
-            x.contains("text") ? x["text"].get<std::string>() : x.at("mnemonic").get<std::string>();
+        const std::string text = row_text(x.contains("text") ? x["text"].get<std::string>()
+                                                             : x.at("mnemonic").get<std::string>());
         char pc[16];
         std::snprintf(pc, sizeof pc, "0x%x", x.at("pc").get<unsigned>());
-        char line[400];
+        char line[400];  // the columns before the instruction, all of bounded width
         std::snprintf(
-            line, sizeof line, "%8s %6u %9llu %6s %12llu %6s  %-44s %7s %-24s %s\n", pc,
+            line, sizeof line, "%8s %6u %9llu %6s %12llu %6s  %-44s %7s %-24s ", pc,
             x.at("line").get<unsigned>(), static_cast<unsigned long long>(issues),
             percent(static_cast<double>(lanes), 32.0 * static_cast<double>(issues)).c_str(),
             static_cast<unsigned long long>(rows[i].waited),
@@ -256,8 +273,8 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
             hits + misses
                 ? percent(static_cast<double>(misses), static_cast<double>(hits + misses)).c_str()
                 : "-",
-            memory.c_str(), text.c_str());
-        o << line;
+            memory.c_str());
+        o << line << text << "\n";
     }
     if (rows.size() > top) o << "... " << rows.size() - top << " more (--top)\n";
     return o.str();

@@ -794,3 +794,46 @@ TEST_CASE(
         CHECK(summary(with_bom.out) == summary(plain.out));
     }
 }
+
+// --- 11. profile show ------------------------------------------------------------
+
+TEST_CASE(
+    "bad inputs: profile show prints each instruction on a row of its own, escaped, and "
+    "refuses counts whose sums wrap") {
+    const auto entry = [](const std::string& text, const std::string& count) {
+        nlohmann::json x = {{"issues", std::stoull(count)},
+                            {"lanes", 32},
+                            {"line", 1},
+                            {"mnemonic", "fadd32"},
+                            {"pc", 0},
+                            {"register_cache", {{"hits", 0}, {"misses", 0}}},
+                            {"text", text},
+                            {"waits", {{"dependency", std::stoull(count)}}}};
+        return x;
+    };
+    nlohmann::json p = {
+        {"format", "agxsim-profile 1"},
+        {"cycles", 10},
+        {"instructions",
+         {entry(std::string(300, 'a'), "5"), entry("evil \x1b[31mRED\nsecond line", "3")}}};
+    const fs::path file = write_file("odd_texts_profile.json", p.dump());
+    const Result r = agxsim_within(60, "profile show " + file.string());
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    // A heading line, a blank line, the table's head and two rows: a long or
+    // multi-line text does not run into the next row.
+    const auto table = r.out.substr(r.out.find("\n\n") + 2);
+    CHECK(std::count(table.begin(), table.end(), '\n') == 3);
+    CHECK(r.out.find('\x1b') == std::string::npos);  // no terminal escape reaches the terminal
+    CHECK(r.out.find("evil \\x1b[31mRED\\nsecond line") != std::string::npos);
+    CHECK(r.out.find(std::string(80, 'a') + "...") != std::string::npos);
+
+    // Counts of at most 2^53 each, whose sum passes 2^64: refused, not wrapped
+    // into shares past 100%.
+    nlohmann::json big = {{"format", "agxsim-profile 1"},
+                          {"instructions", nlohmann::json::array()}};
+    for (int i = 0; i < 2100; ++i) big["instructions"].push_back(entry("x", "9007199254740992"));
+    const fs::path wrapping = write_file("wrapping_profile.json", big.dump());
+    expect_refused("profile show " + wrapping.string(), "wrapping_profile.json: instructions[",
+                   "the counts add up past 2^64");
+}
