@@ -237,9 +237,12 @@ SweepSpec parse_sweep(const json& doc, const std::string& file, const std::strin
         if (ws.name.empty())
             ws.name = ws.kind == WorkloadSpec::Kind::suite ? ws.suite_id
                                                            : fs::path(ws.path).stem().string();
+        // A name is a cell of results.csv and a label of the plots (whose
+        // file names keep only its letters and digits): no comma, quote or
+        // newline. A suite id's '/' is fine, so the id is its default name.
         for (char c : ws.name)
-            if (c == ',' || c == '"' || c == '\n' || c == '/')
-                r.fail(entry + ".name", "'" + ws.name + "' cannot hold , \" / or a newline");
+            if (c == ',' || c == '"' || c == '\n')
+                r.fail(entry + ".name", "'" + ws.name + "' cannot hold , \" or a newline");
         if (!names.insert(ws.name).second)
             r.fail(entry, "a second workload named '" + ws.name + "' (give it a \"name\")");
         spec.workloads.push_back(std::move(ws));
@@ -303,9 +306,16 @@ SweepSpec parse_sweep(const json& doc, const std::string& file, const std::strin
                 if (spec.axes[k].dimension == dim && !keys.insert(spec.axes[k].key).second)
                     r.fail(entry, "the key '" + spec.axes[k].key + "' is swept twice");
         }
+        // A value the axes sweep cannot also be set, at the top or for one
+        // workload: the axis would override it without a word.
         for (const std::string& s : spec.sets)
             if (keys.count(s.substr(0, s.find('='))))
                 r.fail("set", "'" + s.substr(0, s.find('=')) + "' is also an axis");
+        for (std::size_t i = 0; i < spec.workloads.size(); ++i)
+            for (const std::string& s : spec.workloads[i].sets)
+                if (keys.count(s.substr(0, s.find('='))))
+                    r.fail("workloads[" + std::to_string(i) + "].set",
+                           "'" + s.substr(0, s.find('=')) + "' is also an axis");
     }
     spec.dimensions = spec.dimension_size.size();
     double total =

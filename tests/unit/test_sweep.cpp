@@ -151,6 +151,21 @@ TEST_CASE("sweep: every mistake is one line naming the file and the entry") {
         error_of(with("axes",
                       json::parse(R"([{"key": "x", "range": {"from": 0, "to": 1e9, "step": 1}}])")))
             .find("more than 100000 values") != std::string::npos);
+    // A workload's own value of a swept key, which the axis overrode silently.
+    CHECK(error_of(with("workloads", json::parse(R"([{"path": "saxpy.agxk",
+                                                      "set": {"core.l1d.size_bytes": 4096}}])"))) ==
+          "s.json: workloads[0].set: 'core.l1d.size_bytes' is also an axis");
+    CHECK(error_of(with("workloads", json::parse(R"([{"path": "saxpy.agxk", "name": "a,b"}])"))) ==
+          "s.json: workloads[0].name: 'a,b' cannot hold , \" or a newline");
+}
+
+TEST_CASE("sweep: a suite workload's default name is its benchmark id") {
+    json d = two_axes();
+    d["workloads"] = json::parse(R"([{"suite": "ilp_occupancy/FMUL/ilp1/simds4/32bit",
+                                      "measurements": "../../validation/data/ilp_occupancy.json"}])");
+    const SweepSpec spec = parse(d);
+    REQUIRE(spec.workloads.size() == 1);
+    CHECK(spec.workloads[0].name == "ilp_occupancy/FMUL/ilp1/simds4/32bit");
 }
 
 TEST_CASE("sweep: metrics are read from the statistics, stalls as shares of scheduler-cycles") {
