@@ -336,7 +336,6 @@ std::string absolute(const std::string& p) {
 int slurm(const SlurmArgs& args) {
     const SweepSpec spec = read_sweep(args.sweep);
     validate_sweep(spec);
-    claim_directory(args.out, spec);
     const std::size_t n = point_count(spec);
     SlurmOptions o;
     o.executable = self_executable();
@@ -348,7 +347,10 @@ int slurm(const SlurmArgs& args) {
     o.array_limit = args.array_limit;
     o.cpus_per_task = std::max(1u, args.cpus_per_task);
     o.job_name = "agxsim-" + spec.name;
+    // The script is written (and every option of it checked) before the
+    // directory is claimed: a refused option leaves no sweep.json behind.
     const std::string text = slurm_script(o);
+    claim_directory(args.out, spec);
     fs::create_directories(o.out_dir + "/slurm");
     const std::string script = o.out_dir + "/slurm/sweep.sbatch";
     write_file_atomically(script, text);

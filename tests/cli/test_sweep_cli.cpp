@@ -277,6 +277,17 @@ TEST_CASE("sweep slurm --dry-run writes a job array of the shards and submits no
     CHECK(script.find("#SBATCH --time=00:10:00") != std::string::npos);
     CHECK(script.find("--shard \"${SLURM_ARRAY_TASK_ID}/6\"") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "out/shards"));
+
+    // A refused option leaves nothing behind, so the corrected command runs
+    // (a sweep.json left by it once blocked the directory).
+    const std::string fresh = (dir / "fresh").string();
+    const Result bad =
+        agxsim("sweep slurm " + sweep + " --out " + fresh + " --partition 'two words' --dry-run");
+    CHECK(bad.code == 2);
+    CHECK_FALSE(fs::exists(fresh));
+    const Result good = agxsim("sweep slurm " + sweep + " --out " + fresh + " --dry-run");
+    INFO(good.err);
+    CHECK(good.code == 0);
 }
 
 TEST_CASE("sweep: a suite benchmark is a workload, its figures those of `agxsim suite run`") {
