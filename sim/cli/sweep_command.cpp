@@ -210,6 +210,9 @@ int check(const CheckArgs& args) {
 struct RunSweepArgs {
     std::string sweep, out, shard;
     unsigned jobs = 0;
+    // A point's wall-time limit: an hour, far past any shipped study's
+    // slowest point (minutes), so that only a point that never ends meets it.
+    unsigned point_seconds = 3600;
     bool retry_failed = false, no_progress = false;
 };
 
@@ -221,6 +224,7 @@ int run_sweep(const RunSweepArgs& args) {
     PoolOptions pool;
     pool.executable = self_executable();
     pool.jobs = args.jobs ? args.jobs : default_jobs();
+    pool.point_seconds = args.point_seconds;
 
     // A metric that names a key of the statistics can only be checked against
     // a run's: on a fresh start, run the shard's first point before anything
@@ -502,6 +506,10 @@ void add_sweep_command(CLI::App& app, Action& action) {
                      1024);
     r->add_option("--shard", ra->shard,
                   "Only shard I of N (points whose number is I mod N), into shards/");
+    add_count_option(*r, "--point-seconds", ra->point_seconds,
+                     "Wall-time limit of each point: one still running after it is killed and "
+                     "recorded as failed")
+        ->capture_default_str();
     r->add_flag("--retry-failed", ra->retry_failed, "Run the points that failed again");
     r->add_flag("--no-progress", ra->no_progress, "No progress bar (a line per minute instead)");
     r->callback([ra, &action] { action = [ra] { return run_sweep(*ra); }; });

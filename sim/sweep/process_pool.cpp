@@ -28,6 +28,8 @@ volatile std::sig_atomic_t g_interrupted = 0;
 void on_interrupt(int) {
     g_interrupted = 1;
 }
+// SIGALRM only wakes the blocked waitpid, so that overdue points are killed.
+void on_alarm(int) {}
 
 // Installs the interrupt handlers for the pool's lifetime, without
 // SA_RESTART so that a blocked waitpid returns.
@@ -40,15 +42,19 @@ class InterruptScope {
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int_);
         sigaction(SIGTERM, &sa, &old_term_);
+        sa.sa_handler = on_alarm;
+        sigaction(SIGALRM, &sa, &old_alarm_);
     }
     ~InterruptScope() {
+        ::alarm(0);
         sigaction(SIGINT, &old_int_, nullptr);
         sigaction(SIGTERM, &old_term_, nullptr);
+        sigaction(SIGALRM, &old_alarm_, nullptr);
     }
 
   private:
     struct sigaction old_int_ {
-    }, old_term_{};
+    }, old_term_{}, old_alarm_{};
 };
 
 struct Running {
@@ -56,6 +62,7 @@ struct Running {
     std::string stats_path, err_path;
     Clock::time_point start;
     ChildProcess child;
+    unsigned killed_after = 0;  // seconds: killed for outliving the point's limit (0: not)
 };
 
 std::string last_line(const std::string& path) {
@@ -83,7 +90,10 @@ PointOutcome finish(const Running& r, std::size_t index, const ChildExit& ended)
     PointOutcome o;
     o.index = index;
     o.host_seconds = std::chrono::duration<double>(Clock::now() - r.start).count();
-    if (ended.exit_code() == 0) {
+    if (r.killed_after) {
+        o.error = "stopped after its wall-time limit of " + std::to_string(r.killed_after) +
+                  " s (--point-seconds)";
+    } else if (ended.exit_code() == 0) {
         std::ifstream in(r.stats_path);
         try {
             o.stats = nlohmann::json::parse(in);
@@ -143,7 +153,7 @@ bool run_pool(const std::vector<PointJob>& jobs, const PoolOptions& options,
             const PointJob& job = jobs[next];
             const std::string base =
                 options.scratch_dir + "/point-" + std::to_string(job.index) + "-" + tag;
-            Running r{next, base + ".json", base + ".err", Clock::now(), {}};
+            Running r{next, base + ".json", base + ".err", Clock::now(), {}, 0};
             std::vector<std::string> args = job.args;
             args.push_back("--stats");
             args.push_back(r.stats_path);
@@ -159,6 +169,25 @@ bool run_pool(const std::vector<PointJob>& jobs, const PoolOptions& options,
             ++next;
         }
         if (g_interrupted) break;
+        if (options.point_seconds > 0) {
+            // Kill the points past their limit, and wake for the next deadline.
+            const auto now = Clock::now();
+            const auto limit = std::chrono::seconds(options.point_seconds);
+            auto soonest = limit;
+            for (auto& [pid, r] : running) {
+                if (r.killed_after) continue;
+                const auto left = r.start + limit - now;
+                if (left <= Clock::duration::zero()) {
+                    r.child.kill();
+                    r.killed_after = options.point_seconds;
+                } else {
+                    soonest =
+                        std::min(soonest, std::chrono::duration_cast<std::chrono::seconds>(left) +
+                                              std::chrono::seconds(1));
+                }
+            }
+            ::alarm(static_cast<unsigned>(soonest.count()));
+        }
         ChildExit ended;
         const int pid = wait_any(ended);
         if (pid < 0) {

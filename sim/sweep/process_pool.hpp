@@ -5,7 +5,8 @@
 // directory; its stderr goes to another, whose last line is the point's error
 // when it fails. The children die with the sweep (PR_SET_PDEATHSIG), and an
 // interrupt (SIGINT, SIGTERM) stops the pool: running points are killed and
-// not reported, so a rerun runs them again.
+// not reported, so a rerun runs them again. A point that outlives its
+// wall-time limit is killed and reported as a failure of that point.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +35,9 @@ struct PoolOptions {
     std::string executable;   // agxsim itself
     std::string scratch_dir;  // created if absent; the pool's files are removed
     unsigned jobs = 1;
+    // Wall-time limit of one point, in seconds (0: none): a point still
+    // running after it is killed and reported failed, saying so.
+    unsigned point_seconds = 0;
 };
 
 // Called in the sweep's process as each point finishes, in completion order.

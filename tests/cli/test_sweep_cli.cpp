@@ -265,6 +265,44 @@ TEST_CASE(
     CHECK(other.err.find("holds results of another sweep description") != std::string::npos);
 }
 
+TEST_CASE(
+    "sweep: a point past its wall-time limit is killed and recorded as failed, the others "
+    "run") {
+    // A long point (a GEMM that takes tens of seconds on all of m1-max's
+    // cores) beside a short one, with a limit of one second.
+    const fs::path dir = scratch() / "limit";
+    fs::create_directories(dir);
+    std::ofstream(dir / "s.json") << R"({"name": "l", "configs": ["m1-max"], "cores": "all",
+        "workloads": [{"path": ")" + kKernels +
+                                         R"(sgemm_simd_matrix_tiled.agxk", "name": "long",
+                       "set": {"launch.n": 1024}},
+                      ")" + kKernels + R"(saxpy.agxk"]})";
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r = agxsim("sweep run " + (dir / "s.json").string() + " --out " +
+                            (dir / "out").string() + " -j 2 --point-seconds 1");
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(r.err);
+    CHECK(r.code == 3);
+    CHECK(seconds < 10);
+    const auto t = agx::sweep::read_results((dir / "out/results.csv").string());
+    REQUIRE(t.rows.size() == 2);
+    const std::size_t status = t.column("status"), error = t.column("error");
+    for (const auto& row : t.rows) {
+        INFO(row[1]);
+        if (row[1] == "long") {
+            CHECK(row[status] == "failed");
+            CHECK(row[error] == "stopped after its wall-time limit of 1 s (--point-seconds)");
+        } else {
+            CHECK(row[status] == "ok");
+        }
+    }
+    // A limit is a count of seconds.
+    CHECK(agxsim("sweep run " + (dir / "s.json").string() + " --out " + (dir / "x").string() +
+                 " --point-seconds 0")
+              .code == 2);
+}
+
 TEST_CASE("sweep slurm --dry-run writes a job array of the shards and submits nothing") {
     const fs::path dir = scratch() / "slurm";
     const std::string sweep = study(dir);
