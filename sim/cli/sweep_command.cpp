@@ -433,6 +433,9 @@ int collect(const CollectArgs& args) {
         merged.rows.push_back(it->second);
     }
     const std::string out = args.dir + "/results.csv";
+    // Under the results' lock: a sweep running into the directory appends
+    // to the file, and a merge written over it would lose its rows.
+    const ResultsLock lock(out, "a sweep is appending to it: collect once it has finished");
     write_results(out, merged);
     std::cout << "collected " << merged.rows.size() << " of " << n << " points from "
               << files.size() << " shard files into " << out << ": " << merged.rows.size() - failed

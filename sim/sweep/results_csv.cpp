@@ -132,15 +132,24 @@ void write_results(const std::string& path, const ResultsTable& table) {
     write_file_atomically(path, text);
 }
 
+ResultsLock::ResultsLock(const std::string& path, const std::string& busy) {
+    const std::string lock_path = path + ".lock";
+    fd_ = ::open(lock_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(lock_path, "cannot create: " + errno_text());
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd_);
+        throw InputError(path, busy);
+    }
+}
+
+ResultsLock::~ResultsLock() {
+    ::close(fd_);  // releases the lock
+}
+
 ResultsFile::ResultsFile(std::string path, std::vector<std::string> header)
-    : path_(std::move(path)), header_(std::move(header)) {
-    // The lock is on a file of its own, so that rewriting the results (a new
-    // file renamed over the old) never releases it.
-    const std::string lock_path = path_ + ".lock";
-    lock_fd_ = ::open(lock_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd_ < 0) throw InputError(lock_path, "cannot create: " + errno_text());
-    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
-        throw InputError(path_, "another sweep is writing to it");
+    : path_(std::move(path)),
+      header_(std::move(header)),
+      lock_(path_, "another sweep is writing to it") {
     if (::access(path_.c_str(), F_OK) != 0) write_file_atomically(path_, csv_line(header_));
     open_append();
     ResultsTable t = read_results(path_);
@@ -165,7 +174,6 @@ void ResultsFile::open_append() {
 
 ResultsFile::~ResultsFile() {
     if (fd_ >= 0) ::close(fd_);
-    if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
 }
 
 void ResultsFile::append(const std::vector<std::string>& row) {

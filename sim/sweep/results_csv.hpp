@@ -33,6 +33,21 @@ struct ResultsTable {
 // line) for a row of the wrong width or broken quoting.
 ResultsTable read_results(const std::string& path);
 
+// The lock a results file is written under (flock on PATH.lock, a file of its
+// own, so that rewriting the results never releases it), held for the
+// object's lifetime. Throws InputError(path, busy) when another process holds
+// it.
+class ResultsLock {
+  public:
+    ResultsLock(const std::string& path, const std::string& busy);
+    ~ResultsLock();
+    ResultsLock(const ResultsLock&) = delete;
+    ResultsLock& operator=(const ResultsLock&) = delete;
+
+  private:
+    int fd_ = -1;
+};
+
 class ResultsFile {
   public:
     // Opens `path` for appending rows under `header`, creating it (header
@@ -67,7 +82,8 @@ class ResultsFile {
     std::string path_;
     std::vector<std::string> header_;
     std::map<std::size_t, std::vector<std::string>> rows_;
-    int fd_ = -1, lock_fd_ = -1;
+    ResultsLock lock_;
+    int fd_ = -1;
 };
 
 // Writes `table` to `path` atomically (a temporary file in the same directory,

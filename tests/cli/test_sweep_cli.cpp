@@ -252,6 +252,17 @@ TEST_CASE(
         REQUIRE(
             agxsim("sweep run " + sweep + " --out " + out + " --shard " + shard + " -j 2").code ==
             0);
+    // Beside a sweep appending to results.csv (its lock held), collect
+    // refuses and leaves the file as it was.
+    const std::string before = slurp(dir / "out/results.csv");
+    const fs::path err = dir / "collect_err.txt";
+    const int status = std::system(("flock " + out + "/results.csv.lock " + AGXSIM_EXE +
+                                    " sweep collect " + out + " >/dev/null 2>" + err.string())
+                                       .c_str());
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(slurp(err).find("a sweep is appending to it") != std::string::npos);
+    CHECK(slurp(dir / "out/results.csv") == before);
     c = agxsim("sweep collect " + out);
     CHECK(c.code == 0);
     REQUIRE(agxsim("sweep run " + sweep + " --out " + (dir / "local").string() + " -j 2").code ==
