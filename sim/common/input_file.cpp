@@ -13,7 +13,14 @@ namespace agx {
 
 namespace {
 
-const char* kind_of(mode_t mode) {
+std::string size_text(std::uint64_t bytes) {
+    if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace
+
+const char* file_kind_name(mode_t mode) {
     if (S_ISDIR(mode)) return "a directory";
     if (S_ISCHR(mode)) return "a character device";
     if (S_ISBLK(mode)) return "a block device";
@@ -22,20 +29,13 @@ const char* kind_of(mode_t mode) {
     return "not a regular file";
 }
 
-std::string size_text(std::uint64_t bytes) {
-    if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
-
-}  // namespace
-
 std::uint64_t check_input_file(const std::string& path, const std::string& what,
                                std::uint64_t limit) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0)
         throw InputError(path, "cannot open " + what + ": " + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
-        throw InputError(path, "cannot open " + what + ": it is " + kind_of(st.st_mode) +
+        throw InputError(path, "cannot open " + what + ": it is " + file_kind_name(st.st_mode) +
                                    ", not a regular file");
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit)

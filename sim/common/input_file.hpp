@@ -6,6 +6,8 @@
 // which is streamed, must be a regular file too; its size is not limited.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 
@@ -30,6 +32,10 @@ std::uint64_t check_input_file(const std::string& path, const std::string& what,
 
 // The whole of `path`, checked by check_input_file first.
 std::string read_input_file(const std::string& path, const std::string& what, std::uint64_t limit);
+
+// "a directory", "a FIFO", ...: what a file that is not a regular one is,
+// for a message (input and output checks alike).
+const char* file_kind_name(mode_t mode);
 
 // Whether `path` is a regular file (following a symbolic link).
 bool is_regular_input(const std::string& path);

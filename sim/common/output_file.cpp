@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/input_file.hpp"
 
 namespace agx {
 
@@ -101,15 +102,6 @@ void release_output(const void* owner) {
                     r.outputs.end());
 }
 
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
-
 // Refuses a target that renaming over would harm: anything but an absent
 // path or a regular file the user may write.
 void check_file_target(const std::string& path) {
@@ -120,7 +112,7 @@ void check_file_target(const std::string& path) {
                          "is a symbolic link: outputs are not written through links (name the "
                          "file it points to)");
     if (!S_ISREG(st.st_mode))
-        throw InputError(path, std::string("is ") + kind_of(st.st_mode) +
+        throw InputError(path, std::string("is ") + file_kind_name(st.st_mode) +
                                    ": outputs replace only regular files");
     if ((st.st_mode & 0222) == 0 || ::access(path.c_str(), W_OK) != 0)
         throw InputError(path, "is read-only: an output does not replace it");
