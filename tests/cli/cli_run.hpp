@@ -30,14 +30,20 @@ inline std::string slurp(const fs::path& p) {
     return ss.str();
 }
 
-// One directory per test process (CTest runs every test case in its own).
+// One directory per test process (CTest runs every test case in its own),
+// removed when the process exits so that a run of the suite leaves no
+// directory behind in the system's temporary directory.
 inline fs::path scratch() {
-    static fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("agxsim-cli-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+    struct Scratch {
+        fs::path dir = fs::temp_directory_path() / ("agxsim-cli-" + std::to_string(::getpid()));
+        Scratch() { fs::create_directories(dir); }
+        ~Scratch() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Scratch s;
+    return s.dir;
 }
 
 // Runs `agxsim ARGS` with stdout and stderr captured.

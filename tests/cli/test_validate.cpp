@@ -34,11 +34,22 @@ int run(const std::string& args, const fs::path& log) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// A directory of this test process's own, removed with the others it made
+// when the process exits.
 fs::path scratch(const std::string& name) {
+    struct Made {
+        std::vector<fs::path> dirs;
+        ~Made() {
+            std::error_code ec;
+            for (const fs::path& d : dirs) fs::remove_all(d, ec);
+        }
+    };
+    static Made made;
     fs::path d =
         fs::temp_directory_path() / ("agxsim-validate-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(d);
     fs::create_directories(d);
+    made.dirs.push_back(d);
     return d;
 }
 

@@ -56,14 +56,19 @@ inline std::string slurp(const std::filesystem::path& p) {
     return ss.str();
 }
 
+// One directory per test process, removed when the process exits.
 inline std::filesystem::path scratch() {
-    static const std::filesystem::path dir = [] {
-        auto d = std::filesystem::temp_directory_path() /
-                 ("agxsim-probe-tests-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        return d;
-    }();
-    return dir;
+    struct Scratch {
+        std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("agxsim-probe-tests-" + std::to_string(::getpid()));
+        Scratch() { std::filesystem::create_directories(dir); }
+        ~Scratch() {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec);
+        }
+    };
+    static const Scratch s;
+    return s.dir;
 }
 
 struct Result {
