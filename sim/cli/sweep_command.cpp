@@ -412,6 +412,7 @@ int collect(const CollectArgs& args) {
         const ResultsTable t = read_results(f);
         if (t.header != header)
             throw InputError(f, "holds other columns than the directory's sweep");
+        check_rows_are_points(spec, t, f);
         for (const auto& r : t.rows) {
             const std::size_t point = std::stoul(r[0]);
             auto [it, inserted] = rows.emplace(point, r);
@@ -474,6 +475,7 @@ int plot(const PlotArgs& args) {
     const ResultsTable table = read_results(results);
     if (table.header != results_header(spec))
         throw InputError(results, "holds other columns than the directory's sweep");
+    check_rows_are_points(spec, table, results);
     PlotOptions o;
     o.metrics =
         args.metrics.empty() ? std::vector<std::string>{spec.metrics.front()} : args.metrics;

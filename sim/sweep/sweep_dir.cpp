@@ -126,4 +126,40 @@ std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, cons
     return r;
 }
 
+std::size_t row_point(const SweepSpec& spec, const std::vector<std::string>& row, std::size_t at,
+                      const std::string& file) {
+    // Data rows start on the file's line 2, under the header.
+    const std::string where = file + ":" + std::to_string(at + 2);
+    const std::string& text = row.at(0);
+    const std::size_t n = point_count(spec);
+    if (text.empty() || text.size() > 19 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError(where, "point '" + bounded_message(text) + "' is not a point number");
+    const std::size_t point = std::stoull(text);
+    if (point >= n)
+        throw InputError(where, "point " + text + " is past the sweep's " + std::to_string(n) +
+                                    " points: the results are another sweep's");
+    return point;
+}
+
+void check_rows_are_points(const SweepSpec& spec, const ResultsTable& table,
+                           const std::string& file) {
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const std::vector<std::string>& row = table.rows[i];
+        const Point p = point_at(spec, row_point(spec, row, i, file));
+        std::vector<std::string> want = {spec.workloads[p.workload].name,
+                                         config_label(spec.configs[p.config])};
+        for (std::size_t a = 0; a < spec.axes.size(); ++a)
+            want.push_back(value_text(p.value(spec, a)));
+        for (std::size_t c = 0; c < want.size(); ++c)
+            if (row.at(c + 1) != want[c])
+                throw InputError(file + ":" + std::to_string(i + 2),
+                                 "point " + row[0] + "'s " + table.header.at(c + 1) + " is '" +
+                                     bounded_message(row[c + 1]) + "' where the sweep's point " +
+                                     row[0] + " has '" + bounded_message(want[c]) +
+                                     "': the results are not of the directory's sweep.json "
+                                     "(edited after the run?)");
+    }
+}
+
 }  // namespace agx::sweep

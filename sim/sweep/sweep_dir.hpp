@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/sweep/process_pool.hpp"
+#include "sim/sweep/results_csv.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
 namespace agx::sweep {
@@ -39,6 +40,19 @@ SweepSpec read_directory(const std::string& dir);
 // host_seconds, status, error.
 std::vector<std::string> results_header(const SweepSpec& spec);
 std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, const PointOutcome& o);
+
+// Checks that every row of `table`, read from `file`, is a point of `spec`:
+// its point number is one of the sweep's, and its workload, config and axis
+// values are that point's. Rows of another description (a sweep.json edited
+// after the run, with an axis reordered, say) would otherwise be drawn or
+// merged under the wrong labels. Throws InputError naming the file and row.
+void check_rows_are_points(const SweepSpec& spec, const ResultsTable& table,
+                           const std::string& file);
+
+// A row's point number. Throws InputError naming the file and row if it is
+// not a number below the sweep's point count.
+std::size_t row_point(const SweepSpec& spec, const std::vector<std::string>& row, std::size_t at,
+                      const std::string& file);
 
 // A config's name in results: the name, or a path's file stem.
 std::string config_label(const std::string& config);

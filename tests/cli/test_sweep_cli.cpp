@@ -366,3 +366,56 @@ TEST_CASE("sweep: a suite benchmark is a workload, its figures those of `agxsim 
     CHECK(std::stol(rows.at(0)[4]) <
           std::stol(rows.at(1)[4]));  // a faster register file, fewer cycles
 }
+
+TEST_CASE(
+    "sweep plot and collect refuse results that are not the directory's sweep.json's points") {
+    const fs::path dir = scratch() / "edited";
+    fs::create_directories(dir);
+    std::ofstream(dir / "s.json") << R"({"name": "e", "workloads": [")" + kKernels +
+                                         R"(saxpy.agxk"],
+        "axes": [{"key": "core.active_simds", "values": [1, 2]}], "metrics": ["cycles"]})";
+    const fs::path out = dir / "out";
+    REQUIRE(agxsim("sweep run " + (dir / "s.json").string() + " --out " + out.string() +
+                   " -j 1 --no-progress")
+                .code == 0);
+    const std::string manifest = slurp(out / "sweep.json");
+    const std::string results = slurp(out / "results.csv");
+    auto refused = [&](const std::string& command, const std::string& message) {
+        const Result r = agxsim(command);
+        INFO(command << "\n" << r.err);
+        CHECK(r.code == 2);
+        CHECK(r.err.find(message) != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK_FALSE(fs::exists(out / "plots"));
+    };
+    // The axis reordered in the manifest: point 0 would be drawn as 2 simds.
+    auto edited = nlohmann::json::parse(manifest);
+    auto& values = edited.at("description").at("axes").at(0).at("values");
+    REQUIRE(values == nlohmann::json::parse("[1, 2]"));
+    values = nlohmann::json::parse("[2, 1]");
+    std::ofstream(out / "sweep.json") << edited.dump(2);
+    refused("sweep plot " + out.string(),
+            "results.csv:2: point 0's core.active_simds is '1' where the sweep's point 0 "
+            "has '2'");
+    // A point number that is not one of the sweep's.
+    std::ofstream(out / "sweep.json") << manifest;
+    std::string renumbered = results;
+    renumbered.replace(renumbered.find("\n0,"), 3, "\n7,");
+    std::ofstream(out / "results.csv") << renumbered;
+    refused("sweep plot " + out.string(), "results.csv:2: point 7 is past the sweep's 2 points");
+    std::string lettered = results;
+    lettered.replace(lettered.find("\n0,"), 3, "\nx,");
+    std::ofstream(out / "results.csv") << lettered;
+    refused("sweep plot " + out.string(),
+            "results.csv:2: the first column is not a point number: 'x'");
+    // collect checks each shard file the same way.
+    fs::create_directories(out / "shards");
+    std::ofstream(out / "shards" / "0-of-1.csv") << renumbered;
+    refused("sweep collect " + out.string(), "0-of-1.csv:2: point 7 is past");
+    // The sweep's own results still plot.
+    fs::remove_all(out / "shards");
+    std::ofstream(out / "results.csv") << results;
+    const Result ok = agxsim("sweep plot " + out.string());
+    INFO(ok.err);
+    CHECK(ok.code == 0);
+}
