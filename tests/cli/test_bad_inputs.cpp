@@ -837,3 +837,34 @@ TEST_CASE(
     expect_refused("profile show " + wrapping.string(), "wrapping_profile.json: instructions[",
                    "the counts add up past 2^64");
 }
+
+TEST_CASE("bad inputs: a report whose writing fails leaves the directory as it was") {
+    // validate --report on a full disk once left a new summary.json beside the
+    // old results.csv: a report of two runs. A file size limit of 6 KB stands
+    // in for the full disk: the summary fits, the results do not.
+    const fs::path dir = scratch() / "report_full";
+    fs::remove_all(dir);
+    const std::string data = std::string(AGX_SOURCE_DIR) + "/validation/data/";
+    const std::string validate =
+        std::string(AGXSIM_EXE) + " validate --config m1-max --summary-only";
+    REQUIRE(std::system((validate + " -m " + data + "control_group.json --report " + dir.string() +
+                         " >/dev/null")
+                            .c_str()) == 0);
+    const std::string summary = slurp(dir / "summary.json"), results = slurp(dir / "results.csv");
+    const fs::path err = scratch() / "stderr.txt";
+    const std::string cmd = "bash -c \"trap '' XFSZ; ulimit -f 6; exec " + validate + " -m " +
+                            data + "float_instructions.json --report " + dir.string() +
+                            " >/dev/null\" 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    const std::string text = slurp(err);
+    INFO(text);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
+    CHECK(text.find("results.csv: cannot write: File too large") != std::string::npos);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+    CHECK(slurp(dir / "summary.json") == summary);
+    CHECK(slurp(dir / "results.csv") == results);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+    CHECK(files == 3);  // summary.json, results.csv, correlation.svg: no partial file
+}

@@ -227,11 +227,10 @@ void write_report(const std::string& dir, const ValidationReport& report) {
         if (!row.fitted.empty()) w["fitted"] = row.fitted;
         summary["worst"].push_back(std::move(w));
     }
-    // Each file is written whole under a temporary name and renamed into
-    // place, so that runs writing the same directory never mix one file.
+    std::vector<std::pair<std::string, std::string>> files;  // (name, text)
     std::ostringstream summary_text;
     summary_text << std::setw(2) << summary << "\n";
-    write_file_atomically(dir + "/summary.json", summary_text.str());
+    files.emplace_back("summary.json", summary_text.str());
 
     std::ostringstream csv;
     csv << "id,kind,chip,benchmark,measured,qualifier,simulated,error_percent,included,note,unit\n";
@@ -246,7 +245,7 @@ void write_report(const std::string& dir, const ValidationReport& report) {
             << "," << (row.included ? "yes" : "no") << "," << csv_quote(row.note) << ","
             << csv_quote(m.unit) << "\n";
     }
-    write_file_atomically(dir + "/results.csv", csv.str());
+    files.emplace_back("results.csv", csv.str());
 
     std::vector<PlotPoint> points;
     for (const ValidationRow& row : report.rows)
@@ -256,9 +255,21 @@ void write_report(const std::string& dir, const ValidationReport& report) {
     std::ostringstream svg;
     write_correlation_svg(svg, points,
                           "agxsim " + report.config + ": simulated vs measured (cycles)");
-    write_file_atomically(dir + "/correlation.svg", svg.str());
+    files.emplace_back("correlation.svg", svg.str());
     // Memory rows: latency (the staircase), bandwidth and code size against footprint.
-    write_memory_plots(dir, report);
+    for (auto& plot : memory_plots(report)) files.push_back(std::move(plot));
+
+    // Every file is written whole under a temporary name before any is
+    // renamed into place: a write that fails (a full disk) leaves the
+    // directory as it was, not a new summary beside an old results.csv; and
+    // runs writing the same directory never mix one file.
+    std::vector<std::unique_ptr<OutputFile>> outputs;
+    for (const auto& [name, text] : files) {
+        outputs.push_back(std::make_unique<OutputFile>(dir + "/" + name));
+        outputs.back()->stream() << text;
+        outputs.back()->stream().flush();
+    }
+    for (auto& out : outputs) out->commit();
 }
 
 }  // namespace agx::validation

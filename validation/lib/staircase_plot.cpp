@@ -115,8 +115,7 @@ void write_footprint_svg(std::ostream& out, const std::vector<FootprintSeries>& 
     out << "</svg>\n";
 }
 
-std::vector<std::string> write_memory_plots(const std::string& dir,
-                                            const ValidationReport& report) {
+std::vector<std::pair<std::string, std::string>> memory_plots(const ValidationReport& report) {
     struct Plot {
         FigureKind kind;
         const char* file;
@@ -148,7 +147,7 @@ std::vector<std::string> write_memory_plots(const std::string& dir,
             }
         }
     }
-    std::vector<std::string> written;
+    std::vector<std::pair<std::string, std::string>> written;
     for (const Plot& plot : plots) {
         if (plot.series.empty()) continue;
         std::vector<FootprintSeries> series;
@@ -159,8 +158,7 @@ std::vector<std::string> write_memory_plots(const std::string& dir,
                             "agxsim " + report.config + ": " + plot.what + " against " + x_label +
                                 ", simulated over measured",
                             x_label, std::string(plot.what) + " (" + plot.unit + ")");
-        write_file_atomically(dir + "/" + plot.file, svg.str());
-        written.push_back(plot.file);
+        written.emplace_back(plot.file, svg.str());
     }
     return written;
 }

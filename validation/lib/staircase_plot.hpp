@@ -5,6 +5,7 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace agx::validation {
@@ -27,9 +28,9 @@ void write_footprint_svg(std::ostream& out, const std::vector<FootprintSeries>& 
                          const std::string& title, const std::string& x_label,
                          const std::string& y_label);
 
-// Writes DIR/staircase.svg (memory_latency rows), DIR/bandwidth.svg
-// (bandwidth rows) and DIR/code_size.svg (code_size rows), each only when the
-// report has such rows. Returns the files written.
-std::vector<std::string> write_memory_plots(const std::string& dir, const ValidationReport& report);
+// The memory plots of a report, as (file name, SVG text): staircase.svg
+// (memory_latency rows), bandwidth.svg (bandwidth rows) and code_size.svg
+// (code_size rows), each only when the report has such rows.
+std::vector<std::pair<std::string, std::string>> memory_plots(const ValidationReport& report);
 
 }  // namespace agx::validation
