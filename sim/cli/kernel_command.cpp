@@ -2,9 +2,9 @@
 // the stream each simd executed as a binary trace, so the trace can be
 // replayed, shared or compared (it simulates to the same cycles).
 #include <iostream>
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
@@ -13,7 +13,7 @@
 #include "sim/common/output_file.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/model/simulation.hpp"
-#include "sim/trace/trace_writer.hpp"
+#include "sim/trace/binary_trace_sections.hpp"
 
 namespace agx::cli {
 
@@ -27,41 +27,37 @@ struct RecordArgs {
     KernelOptions options;
 };
 
-// Keeps each running simd's executed stream compactly (the static
-// instruction, its mask, and the addresses of memory instructions) and
-// writes it as a section of its own when the simd ends, so only running
-// simds' streams are held.
+// Writes each simd's executed stream (the static instruction, its real mask,
+// and the addresses of memory instructions) as a section of its own, record
+// by record as the simd issues: the sections of the running simds are open
+// at once, and each full chunk goes to the file, so memory holds one chunk
+// per running simd whatever the kernel's length (a runaway kernel once held
+// 13 bytes per instruction until it stopped).
 class Recorder : public kernel::IssueObserver {
   public:
-    Recorder(const kernel::KernelProgram& program, TraceWriter& out)
+    Recorder(const kernel::KernelProgram& program, BinarySectionsWriter& out)
         : program_(program), out_(out) {}
 
-    void issued(std::uint32_t simd, const Instruction& in) override {
-        Stream& s = running_[simd];
-        const auto index = program_.index_at_pc(in.pc);
-        s.steps.push_back({static_cast<std::uint32_t>(index), in.active_mask});
-        if (in.mem.bytes_per_lane != 0)
-            s.addresses.insert(s.addresses.end(), in.mem.lane.begin(), in.mem.lane.end());
+    void issued(std::uint32_t simd, const Instruction& issued) override {
+        auto [it, fresh] = running_.try_emplace(simd, 0);
+        if (fresh) it->second = out_.open_section(simd, simd);
+        const auto index = program_.index_at_pc(issued.pc);
+        Instruction in = program_.code[index].in;
+        in.active_mask = issued.active_mask;
+        if (in.mem.bytes_per_lane != 0) {
+            in.mem.explicit_lanes = true;
+            in.mem.lane = issued.mem.lane;
+        }
+        out_.instruction(it->second, in);
         ++instructions_;
     }
 
     void finished(std::uint32_t simd) override {
-        Stream s = std::move(running_[simd]);
-        running_.erase(simd);
-        out_.begin_section(simd, simd);
-        std::size_t next_address = 0;
-        for (const Step& step : s.steps) {
-            Instruction in = program_.code[step.index].in;
-            in.active_mask = step.mask;
-            if (in.mem.bytes_per_lane != 0) {
-                in.mem.explicit_lanes = true;
-                std::copy(s.addresses.begin() + next_address,
-                          s.addresses.begin() + next_address + 32, in.mem.lane.begin());
-                next_address += 32;
-            }
-            out_.instruction(in);
-        }
-        out_.end_section();
+        auto it = running_.find(simd);
+        // A simd that issued nothing has an empty section.
+        const auto section = it != running_.end() ? it->second : out_.open_section(simd, simd);
+        if (it != running_.end()) running_.erase(it);
+        out_.close_section(section);
         ++simds_;
     }
 
@@ -69,16 +65,9 @@ class Recorder : public kernel::IssueObserver {
     std::uint64_t simds() const { return simds_; }
 
   private:
-    struct Step {
-        std::uint32_t index, mask;
-    };
-    struct Stream {
-        std::vector<Step> steps;
-        std::vector<std::uint64_t> addresses;
-    };
     const kernel::KernelProgram& program_;
-    TraceWriter& out_;
-    std::map<std::uint32_t, Stream> running_;
+    BinarySectionsWriter& out_;
+    std::unordered_map<std::uint32_t, BinarySectionsWriter::Section> running_;
     std::uint64_t instructions_ = 0, simds_ = 0;
 };
 
@@ -91,15 +80,15 @@ int record(RecordArgs args) {
     if (!opened.kernel)
         throw InputError(args.kernel,
                          "not a kernel (its first statement is not 'agxsim-kernel 1')");
-    auto writer = make_binary_trace_writer(out.stream());
-    writer->begin(opened.workload->launch(), opened.kernel->program().name);
-    Recorder recorder(opened.kernel->program(), *writer);
+    BinarySectionsWriter writer(out.stream());
+    writer.begin(opened.workload->launch(), opened.kernel->program().name);
+    Recorder recorder(opened.kernel->program(), writer);
     opened.kernel->set_observer(&recorder);
 
     RunOptions options;
     options.cores = parse_cores(args.cores, cfg);
     const RunResult result = simulate(cfg, *opened.workload, options);
-    writer->finish();
+    writer.finish();
     out.commit();
     std::cout << "recorded " << recorder.simds() << " simds, " << recorder.instructions()
               << " SIMD-instructions (" << result.cycles << " cycles on " << cfg.name << ") to "

@@ -2,6 +2,8 @@
 // `agxsim kernel record`, and bad kernels (one line, exit 2, no file left).
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -102,6 +104,40 @@ TEST_CASE("a recorded reduction with barriers and atomics simulates to the same 
     REQUIRE(agxsim("run " + kernel("reduce_sum.agxk") + " -q --stats " + a.string()).code == 0);
     REQUIRE(agxsim("run " + trace.string() + " -q --stats " + b.string()).code == 0);
     CHECK(cycles_of(a) == cycles_of(b));
+}
+
+TEST_CASE("kernel record writes as the simds run: its memory does not grow with their length") {
+    // A runaway kernel once held 13 bytes per instruction until its limit
+    // stopped it (2.1 GB after 30 s). Recorded to 20 times the length, the
+    // peak memory must stay where the short record's was.
+    const fs::path k = write_file("record_spin.agxk",
+                                  "agxsim-kernel 1\n"
+                                  "launch grid=4096 threadgroup=128 registers=8\n"
+                                  "buffer out size=16384 fill=zero\n"
+                                  "uniform u0_u1 buffer=out\n"
+                                  "  mov_imm r0l, 0\n"
+                                  "  mov_imm r1, 0\n"
+                                  "loop:\n"
+                                  "  iadd32 r1, r1, 1\n"
+                                  "  jmp_exec_any loop\n"
+                                  "  stop\n");
+    const fs::path out = scratch() / "spin.agxb";
+    auto peak_kb = [&](unsigned long limit) {
+        const Result r = agxsim("kernel record " + k.string() + " -o " + out.string() +
+                                " --max-simd-instructions " + std::to_string(limit));
+        INFO(r.err);
+        CHECK(r.code == 2);
+        CHECK(r.err.find("ran past --max-simd-instructions=" + std::to_string(limit)) !=
+              std::string::npos);
+        CHECK_FALSE(fs::exists(out));
+        rusage u{};
+        getrusage(RUSAGE_CHILDREN, &u);  // the largest child so far
+        return u.ru_maxrss;
+    };
+    const long short_run = peak_kb(100000);
+    const long long_run = peak_kb(2000000);  // 2 x 1.9 M more instructions: 50 MB at 13 bytes
+    INFO("peak " << short_run << " KB, then " << long_run << " KB");
+    CHECK(long_run < short_run + 8 * 1024);
 }
 
 namespace {
