@@ -21,7 +21,8 @@ build="${AGXSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 jobs="${AGXSIM_FUZZ_JOBS:-1}"
-all=(text_trace binary_trace config config_set measurement reference_csv kernel kernel_import machine_code)
+all=(text_trace binary_trace config config_set measurement reference_csv kernel kernel_import machine_code
+     launch_expression sweep_description profile_json)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

@@ -209,10 +209,13 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.waited > b.waited; });
 
+    // Names from the file, like each row's text, with their control
+    // characters escaped: the heading stays one line, without a terminal escape.
     std::ostringstream o;
-    o << "profile of " << p.value("workload", "?") << " on " << p.value("machine", "?") << ": "
-      << p.value("cycles", std::uint64_t{0}) << " cycles, " << all_issues
-      << " SIMD-instructions issued, " << all_waits << " simd-cycles waited\n";
+    o << "profile of " << bounded_message(p.value("workload", "?")) << " on "
+      << bounded_message(p.value("machine", "?")) << ": " << p.value("cycles", std::uint64_t{0})
+      << " cycles, " << all_issues << " SIMD-instructions issued, " << all_waits
+      << " simd-cycles waited\n";
     o << "(waits: every resident simd, every cycle its next instruction did not issue, charged to "
          "that instruction)\n\n";
     char head[200];
@@ -226,7 +229,7 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
         const auto lanes = x.at("lanes").get<std::uint64_t>();
         std::vector<std::pair<std::uint64_t, std::string>> waits;
         for (const auto& kv : x.at("waits").items())
-            waits.emplace_back(kv.value().get<std::uint64_t>(), kv.key());
+            waits.emplace_back(kv.value().get<std::uint64_t>(), bounded_message(kv.key()));
         std::sort(waits.begin(), waits.end(),
                   [](const auto& a, const auto& b) { return a.first > b.first; });
         std::string top_waits;

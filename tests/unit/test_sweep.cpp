@@ -151,6 +151,24 @@ TEST_CASE("sweep: every mistake is one line naming the file and the entry") {
         error_of(with("axes",
                       json::parse(R"([{"key": "x", "range": {"from": 0, "to": 1e9, "step": 1}}])")))
             .find("more than 100000 values") != std::string::npos);
+    // Axes spanning more than 2^64 points once overflowed the message's count
+    // (undefined behaviour); they are refused at the axis that passes the
+    // limit, before the next is expanded.
+    json huge = json::array();
+    for (int i = 0; i < 5; ++i)
+        huge.push_back({{"key", "k" + std::to_string(i)},
+                        {"range", {{"from", 1}, {"to", 100000}, {"step", 1}}}});
+    CHECK(error_of(with("axes", huge)) ==
+          "s.json: axes[1]: takes the sweep to 40000000000 points, more than 10000000 (split the "
+          "study)");
+    // Zipped ranges add values but no points: 11 of 100,000 values are refused.
+    json zip = json::array();
+    for (int i = 0; i < 11; ++i)
+        zip.push_back({{"key", "z" + std::to_string(i)},
+                       {"range", {{"from", 1}, {"to", 100000}, {"step", 1}}}});
+    CHECK(error_of(with("axes", json::array({{{"zip", zip}}}))) ==
+          "s.json: axes[0].zip[10]: the axes hold more than 1000000 values in all (split the "
+          "study)");
     // A workload's own value of a swept key, which the axis overrode silently.
     CHECK(error_of(with("workloads", json::parse(R"([{"path": "saxpy.agxk",
                                                       "set": {"core.l1d.size_bytes": 4096}}])"))) ==
