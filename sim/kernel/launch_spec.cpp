@@ -2,6 +2,7 @@
 #include "sim/kernel/launch_spec.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,15 @@
 namespace agx::kernel {
 
 namespace {
+
+// A number as traces/KERNEL.md writes them: decimal, or hex after 0x; never
+// octal (strtoull's base 0 read 010 as 8 and refused 09).
+unsigned long long number_literal(const char* text, char** end) {
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X') &&
+        std::isxdigit(static_cast<unsigned char>(text[2])))
+        return std::strtoull(text + 2, end, 16);
+    return std::strtoull(text, end, 10);
+}
 
 using Variables = std::map<std::string, std::int64_t>;
 
@@ -109,7 +119,7 @@ class Expression {
             const char* start = s_.c_str() + i_;
             char* end = nullptr;
             errno = 0;
-            const unsigned long long v = std::strtoull(start, &end, 0);
+            const unsigned long long v = number_literal(start, &end);
             if (errno != 0 || v > static_cast<unsigned long long>(INT64_MAX))
                 fail("number out of range");
             i_ += static_cast<std::size_t>(end - start);
@@ -270,8 +280,9 @@ Fill parse_fill(const Directive& d, const std::map<std::string, std::string>& kv
         const std::string* seed = get("seed");
         if (seed) {
             char* end = nullptr;
-            f.seed = std::strtoull(seed->c_str(), &end, 0);
-            if (seed->empty() || *end != '\0')
+            errno = 0;
+            f.seed = number_literal(seed->c_str(), &end);
+            if (seed->empty() || *end != '\0' || errno != 0)
                 throw InputError(d.where, "bad seed=" + *seed + ": expected an integer");
         }
         allowed.insert({"low", "high", "seed"});

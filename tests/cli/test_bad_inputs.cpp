@@ -512,6 +512,24 @@ TEST_CASE("bad inputs: launch expressions in checked 64-bit arithmetic, nested t
     CHECK(ok.code == 0);
 }
 
+TEST_CASE("launch expressions read numbers as decimal or 0x hex, never octal") {
+    // A leading zero once made a number octal: 040 was 32 and 09 refused.
+    const std::string run =
+        "run " + std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk -q --stats ";
+    auto threads = [&](const std::string& n) {
+        const fs::path stats = scratch() / "numbers.json";
+        const Result r = agxsim(run + stats.string() + " --set launch.n=" + n);
+        INFO(n << ": " << r.err);
+        REQUIRE(r.code == 0);
+        return nlohmann::json::parse(slurp(stats)).at("simd_instructions").get<std::uint64_t>();
+    };
+    const auto forty = threads("40");
+    CHECK(threads("040") == forty);
+    CHECK(threads("0x28") == forty);
+    CHECK(threads("09") == threads("9"));
+    CHECK(threads("32") != forty);
+}
+
 // --- 10. the output policy ----------------------------------------------------
 
 TEST_CASE("bad inputs: an output replaces only a regular file that is no input or other output") {
