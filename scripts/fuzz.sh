@@ -61,9 +61,15 @@ run_one() {
     mkdir -p "$corpus" "$findings" "$build/logs"
     local status=0 dict=()
     [ -f "$root/tests/fuzz/dict/$t.dict" ] && dict=(-dict="$root/tests/fuzz/dict/$t.dict")
-    (cd "$findings" && "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${dict[@]}" \
-        "$corpus" "$root/tests/fuzz/corpus/$t") >"$log" 2>&1 || status=$?
+    # The targets' scratch directories go to a TMPDIR of the target's own,
+    # emptied after: libFuzzer ends a timed run without the exit handlers
+    # that remove them.
+    local tmp="$build/tmp/$t"
+    rm -rf "$tmp" && mkdir -p "$tmp"
+    (cd "$findings" && TMPDIR="$tmp" "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" \
+        -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
+        "${dict[@]}" "$corpus" "$root/tests/fuzz/corpus/$t") >"$log" 2>&1 || status=$?
+    rm -rf "$tmp"
     local execs rate units bytes
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
