@@ -54,6 +54,7 @@ struct Dump {
     std::size_t buffer;
     bool npy;
     std::unique_ptr<OutputFile> file;
+    std::string name, path;
 };
 
 std::vector<Dump> open_dumps(const std::vector<std::string>& specs, kernel::KernelWorkload* k) {
@@ -74,20 +75,33 @@ std::vector<Dump> open_dumps(const std::vector<std::string>& specs, kernel::Kern
                                                    (names.empty() ? "none" : names) + ")");
         }
         const bool npy = path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
-        dumps.push_back({*buffer, npy, std::make_unique<OutputFile>(path)});
+        dumps.push_back({*buffer, npy, std::make_unique<OutputFile>(path), name, path});
     }
     return dumps;
 }
 
 // Writes each buffer after a successful run, then completes every file.
-void write_dumps(std::vector<Dump>& dumps, kernel::KernelWorkload* k) {
+// Returns a line per file saying what it holds, for the summary.
+std::vector<std::string> write_dumps(std::vector<Dump>& dumps, kernel::KernelWorkload* k) {
+    std::vector<std::string> written;
     for (Dump& d : dumps) {
         if (d.npy)
             k->memory().dump_npy(d.buffer, d.file->stream());
         else
             k->memory().dump_raw(d.buffer, d.file->stream());
     }
-    for (Dump& d : dumps) d.file->commit();
+    for (Dump& d : dumps) {
+        d.file->commit();
+        written.push_back(d.path + " (buffer " + d.name + ", " +
+                          std::to_string(k->memory().spec(d.buffer).size) + " bytes" +
+                          (d.npy ? ", NumPy .npy" : ", raw") + ")");
+    }
+    return written;
+}
+
+// What a run wrote, after its summary: a line per output.
+void print_written(std::ostream& out, const std::vector<std::string>& written) {
+    for (const std::string& w : written) out << "wrote " << w << "\n";
 }
 
 // `A:B`, `A:` or `:B` in cycles.
@@ -132,9 +146,11 @@ int run_functional(const RunArgs& args, const MachineConfig& cfg, unsigned cores
     const std::uint64_t executed = run_functional(*opened.kernel, window);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    write_dumps(dumps, opened.kernel);
-    if (!args.quiet)
+    const std::vector<std::string> written = write_dumps(dumps, opened.kernel);
+    if (!args.quiet) {
         print_functional_summary(std::cout, cfg, *opened.kernel, executed, window, secs);
+        print_written(std::cout, written);
+    }
     return kExitOk;
 }
 
@@ -182,14 +198,17 @@ int run(RunArgs args) {
     options.memory_observer = timeline.get();
     const RunResult result = simulate(cfg, *workload, options);
 
-    write_dumps(dumps, opened.kernel);
+    std::vector<std::string> written = write_dumps(dumps, opened.kernel);
     if (stats_file) {
         stats_file->stream() << std::setw(2) << result.stats << "\n";
         stats_file->commit();
+        written.push_back(args.stats + " (statistics, docs/statistics.md)");
     }
     if (timeline) {
         timeline->finish(result.cycles);
         timeline_file->commit();
+        written.push_back(args.timeline + " (timeline: " + std::to_string(timeline->events()) +
+                          " events, trace-event JSON)");
         if (timeline->capped())
             std::cerr << "agxsim: the timeline stopped at " << timeline->events()
                       << " events (cycle " << timeline->capped_at()
@@ -200,6 +219,7 @@ int run(RunArgs args) {
                                << profile.to_json(args.trace, cfg.name, result.cycles, listing)
                                << "\n";
         profile_file->commit();
+        written.push_back(args.profile + " (instruction profile, `agxsim profile show`)");
     }
     if (report) {
         std::ostringstream summary;
@@ -218,8 +238,13 @@ int run(RunArgs args) {
                             "Where the cycles went: " + workload->name() + " on " + cfg.name);
         write_file_atomically(report->file("cpi_stack.svg"), svg.str());
         report->commit();
+        written.push_back(args.report +
+                          "/ (summary.txt, stats.json, profile.json, profile.txt, cpi_stack.svg)");
     }
-    if (!args.quiet) print_summary(std::cout, cfg, *workload, result);
+    if (!args.quiet) {
+        print_summary(std::cout, cfg, *workload, result);
+        print_written(std::cout, written);
+    }
     return kExitOk;
 }
 

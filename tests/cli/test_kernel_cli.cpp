@@ -106,6 +106,29 @@ TEST_CASE("a recorded reduction with barriers and atomics simulates to the same 
     CHECK(cycles_of(a) == cycles_of(b));
 }
 
+TEST_CASE("run says what it wrote: each dump, the statistics and the report") {
+    const fs::path dump = scratch() / "said_y.npy", raw = scratch() / "said_x.bin",
+                   stats = scratch() / "said.json", report = scratch() / "said_report";
+    fs::remove_all(report);
+    const std::string saxpy = kernel("saxpy.agxk") + " --set launch.n=256";
+    const Result r =
+        agxsim("run " + saxpy + " --dump y=" + dump.string() + " --dump x=" + raw.string() +
+               " --stats " + stats.string() + " --report " + report.string());
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("wrote " + dump.string() + " (buffer y, 1024 bytes, NumPy .npy)") !=
+          std::string::npos);
+    CHECK(r.out.find("wrote " + raw.string() + " (buffer x, 1024 bytes, raw)") !=
+          std::string::npos);
+    CHECK(r.out.find("wrote " + stats.string() + " (statistics") != std::string::npos);
+    CHECK(r.out.find("wrote " + report.string() + "/ (summary.txt, stats.json") !=
+          std::string::npos);
+    const Result f = agxsim("run " + saxpy + " --functional --dump y=" + dump.string());
+    CHECK(f.out.find("wrote " + dump.string() + " (buffer y, 1024 bytes") != std::string::npos);
+    // -q says nothing.
+    CHECK(agxsim("run " + saxpy + " -q --dump y=" + dump.string()).out.empty());
+}
+
 TEST_CASE("kernel record writes as the simds run: its memory does not grow with their length") {
     // A runaway kernel once held 13 bytes per instruction until its limit
     // stopped it (2.1 GB after 30 s). Recorded to 20 times the length, the
