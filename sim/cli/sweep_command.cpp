@@ -268,6 +268,8 @@ int run_sweep(const RunSweepArgs& args) {
         ++mine;
         const auto it = results.rows().find(i);
         if (it != results.rows().end()) {
+            // The point this run checked the metrics on is done, but not before.
+            if (first && first->index == i) continue;
             ++done_before;
             failed_before += it->second[status_col] != "ok";
             continue;
@@ -287,6 +289,10 @@ int run_sweep(const RunSweepArgs& args) {
                   << " points already in " << results_path(args.out, shard, sharded)
                   << ", running the other " << jobs.size() << "\n";
     SweepProgress progress(mine, done_before, failed_before, !args.no_progress);
+    if (first)
+        progress.point_done(
+            first->ok,
+            first->ok ? "" : "point " + std::to_string(first->index) + ": " + first->error);
     std::optional<InputError> metric_error;
     const bool complete = run_pool(jobs, pool, [&](const PointOutcome& o) {
         const Point p = point_at(spec, o.index);
@@ -312,6 +318,9 @@ int run_sweep(const RunSweepArgs& args) {
                   << ", and the same command resumes it\n";
         return kExitInterrupted;
     }
+    // Rows are appended as points finish; the finished file lists them by
+    // point, as `sweep collect` writes it.
+    results.sort_by_point();
     std::size_t failed = 0;
     for (const auto& [k, r] : results.rows()) failed += r[status_col] != "ok";
     std::cerr << "agxsim: sweep " << spec.name << ": " << mine - failed << " of " << mine

@@ -132,17 +132,31 @@ void write_results(const std::string& path, const ResultsTable& table) {
     write_file_atomically(path, text);
 }
 
-ResultsLock::ResultsLock(const std::string& path, const std::string& busy) {
-    const std::string lock_path = path + ".lock";
-    fd_ = ::open(lock_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(lock_path, "cannot create: " + errno_text());
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+ResultsLock::ResultsLock(const std::string& path, const std::string& busy)
+    : lock_path_(path + ".lock") {
+    for (;;) {
+        fd_ = ::open(lock_path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw InputError(lock_path_, "cannot create: " + errno_text());
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            ::close(fd_);
+            throw InputError(path, busy);
+        }
+        // The holder before removes the file as it releases it: a lock taken
+        // on a file it removed meanwhile locks nothing another process can
+        // see, so take the file now at the path instead.
+        struct stat held {
+        }, named{};
+        if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 &&
+            held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+            return;
         ::close(fd_);
-        throw InputError(path, busy);
     }
 }
 
 ResultsLock::~ResultsLock() {
+    // Removed while still held, so that a sweep leaves no lock file behind
+    // (the constructor's check keeps two processes from both holding it).
+    ::unlink(lock_path_.c_str());
     ::close(fd_);  // releases the lock
 }
 

@@ -35,8 +35,8 @@ ResultsTable read_results(const std::string& path);
 
 // The lock a results file is written under (flock on PATH.lock, a file of its
 // own, so that rewriting the results never releases it), held for the
-// object's lifetime. Throws InputError(path, busy) when another process holds
-// it.
+// object's lifetime and removed with it. Throws InputError(path, busy) when
+// another process holds it.
 class ResultsLock {
   public:
     ResultsLock(const std::string& path, const std::string& busy);
@@ -45,6 +45,7 @@ class ResultsLock {
     ResultsLock& operator=(const ResultsLock&) = delete;
 
   private:
+    std::string lock_path_;
     int fd_ = -1;
 };
 
@@ -74,6 +75,10 @@ class ResultsFile {
             if (!drop(r)) keep.emplace(k, r);
         rewrite(keep);
     }
+
+    // Rewrites the file with its rows in point order (atomically), as
+    // `sweep collect` writes one: rows are appended as points finish.
+    void sort_by_point() { rewrite(rows_); }
 
   private:
     void rewrite(const std::map<std::size_t, std::vector<std::string>>& rows);

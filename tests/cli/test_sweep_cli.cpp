@@ -419,3 +419,32 @@ TEST_CASE(
     INFO(ok.err);
     CHECK(ok.code == 0);
 }
+
+TEST_CASE("sweep: a fresh run counts nothing as done before, lists rows by point, leaves no lock") {
+    // The point run first to check a statistics metric was reported as "1 of
+    // N points already in results.csv", the rows came in the order points
+    // finished, and results.csv.lock stayed behind.
+    const fs::path dir = scratch() / "fresh";
+    fs::create_directories(dir);
+    std::ofstream(dir / "s.json") << R"({"name": "f", "workloads": [")" + kKernels +
+                                         R"(saxpy.agxk"],
+        "axes": [{"key": "launch.n", "values": [4096, 64, 2048, 128, 1024, 256]}],
+        "metrics": ["cycles", "gpu.core_0.l1d.misses"]})";
+    const fs::path out = dir / "out";
+    const Result r = agxsim("sweep run " + (dir / "s.json").string() + " --out " + out.string() +
+                            " -j 2 --no-progress");
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("already") == std::string::npos);
+    CHECK(r.err.find("6 of 6 points ok") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.csv.lock"));
+    const auto t = agx::sweep::read_results((out / "results.csv").string());
+    REQUIRE(t.rows.size() == 6);
+    for (std::size_t i = 0; i < t.rows.size(); ++i) CHECK(t.rows[i][0] == std::to_string(i));
+    // Run again: every point is done before, and says so.
+    const Result again = agxsim("sweep run " + (dir / "s.json").string() + " --out " +
+                                out.string() + " --no-progress");
+    CHECK(again.code == 0);
+    CHECK(again.err.find("6 of 6 points already in") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "results.csv.lock"));
+}
