@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <utility>
 
 namespace agx::cli {
 
@@ -23,13 +24,16 @@ std::string duration(double seconds) {
 
 }  // namespace
 
-SweepProgress::SweepProgress(std::size_t total, std::size_t done, std::size_t failed, bool enabled)
+SweepProgress::SweepProgress(std::size_t total, std::size_t done, std::size_t failed, bool enabled,
+                             std::string command, std::string items)
     : total_(total),
       done_(done),
       failed_(failed),
       done_at_start_(done),
       enabled_(enabled),
       tty_(::isatty(STDERR_FILENO) != 0),
+      command_(std::move(command)),
+      items_(std::move(items)),
       start_(Clock::now()),
       last_line_(start_) {
     draw(true);
@@ -60,12 +64,12 @@ void SweepProgress::draw(bool force) {
     std::string bar(filled, '#');
     bar += std::string(kWidth - filled, '.');
     char line[200];
-    std::snprintf(line, sizeof line, "[%s] %zu/%zu points, %zu failed, %s left", bar.c_str(), done_,
-                  total_, failed_, left.c_str());
+    std::snprintf(line, sizeof line, "[%s] %zu/%zu %s, %zu failed, %s left", bar.c_str(), done_,
+                  total_, items_.c_str(), failed_, left.c_str());
     if (tty_)
         std::cerr << "\r\033[K" << line << std::flush;
     else
-        std::cerr << "agxsim: sweep " << line << "\n";
+        std::cerr << "agxsim: " << command_ << " " << line << "\n";
     drawn_ = true;
     drawn_done_ = done_;
 }

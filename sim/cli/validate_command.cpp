@@ -1,5 +1,7 @@
 // `agxsim validate`: run every benchmark the measurement files name on a
 // machine and compare with the hardware.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -11,6 +13,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/count_option.hpp"
+#include "sim/cli/sweep_progress.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/config/chip_family.hpp"
 #include "sim/config/config_loader.hpp"
@@ -189,7 +192,17 @@ int validate(const ValidateArgs& args) {
         def_of[i] = found;
     }
     const unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
-    const auto figures = simulate_benchmarks(cfg, defs, jobs);
+    // A terminal sees the simulations go by (a large file takes minutes); a
+    // log or a pipe gets the report alone.
+    std::unique_ptr<SweepProgress> progress;
+    const auto figures = simulate_benchmarks(cfg, defs, jobs, [&](bool ok, std::size_t total) {
+        if (!::isatty(STDERR_FILENO)) return;
+        if (!progress)
+            progress =
+                std::make_unique<SweepProgress>(total, 0, 0, true, "validate", "simulations");
+        progress->point_done(ok, ok ? "" : "a simulation failed (its row says why)");
+    });
+    if (progress) progress->finish();
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         if (def_of[i] == SIZE_MAX) continue;
         report.rows[i].simulated = figures[def_of[i]];

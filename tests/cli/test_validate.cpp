@@ -556,3 +556,21 @@ TEST_CASE("every figure a config value was fitted to is a shipped measurement") 
     }
     CHECK(named >= 100);
 }
+
+TEST_CASE("validate shows its simulations' progress on a terminal, and only there") {
+    // A large file is minutes of simulation; validate once said nothing until
+    // the end. `script` gives the command a terminal.
+    const fs::path dir = scratch("progress");
+    const std::string command = std::string(AGXSIM_EXE) +
+                                " validate --config m1 --summary-only -m " +
+                                shipped("control_group");
+    const fs::path tty_log = dir / "tty.txt", log = dir / "log.txt";
+    REQUIRE(std::system(
+                ("script -qec '" + command + "' " + tty_log.string() + " >/dev/null").c_str()) ==
+            0);
+    const std::string on_tty = read_text(tty_log);
+    CHECK(on_tty.find(" simulations, 0 failed") != std::string::npos);
+    REQUIRE(run(std::string("validate --config m1 --summary-only -m ") + shipped("control_group"),
+                log) == 0);
+    CHECK(read_text(log).find("simulations") == std::string::npos);
+}

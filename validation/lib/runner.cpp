@@ -75,9 +75,9 @@ double figure_from_cycles(const BenchmarkDefinition& def, unsigned schedulers, C
            (static_cast<double>(repetitions) * def.bodies_per_repetition() * simds * def.waves);
 }
 
-std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
-                                                 const std::vector<BenchmarkDefinition>& defs,
-                                                 unsigned parallel) {
+std::vector<SimulatedFigure> simulate_benchmarks(
+    const MachineConfig& cfg, const std::vector<BenchmarkDefinition>& defs, unsigned parallel,
+    const std::function<void(bool ok, std::size_t simulations)>& on_done) {
     std::vector<Job> jobs;
     for (std::size_t i = 0; i < defs.size(); ++i) {
         jobs.push_back({i, defs[i].repetitions});
@@ -108,6 +108,7 @@ std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
         if (it == running.end()) continue;
         outcomes[it->second.job] = parse(it->second.child.read_output());
         if (ended.exit_code() != 0) outcomes[it->second.job].error = "simulation process crashed";
+        if (on_done) on_done(outcomes[it->second.job].error.empty(), jobs.size());
         running.erase(it);
     }
 

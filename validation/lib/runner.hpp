@@ -5,6 +5,7 @@
 // elaborates. A child reports its cycles through a pipe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,13 @@ struct SimulatedFigure {
     std::string error;  // non-empty: the simulation failed
 };
 
-std::vector<SimulatedFigure> simulate_benchmarks(const MachineConfig& cfg,
-                                                 const std::vector<BenchmarkDefinition>& defs,
-                                                 unsigned parallel);
+// Simulates each definition in a child process, `parallel` at a time.
+// `on_done`, if given, is called in this process as each simulation ends
+// (whether it failed), with the number of simulations in all: a run of two
+// lengths (the steady method) is two.
+std::vector<SimulatedFigure> simulate_benchmarks(
+    const MachineConfig& cfg, const std::vector<BenchmarkDefinition>& defs, unsigned parallel,
+    const std::function<void(bool ok, std::size_t simulations)>& on_done = {});
 
 // The figure of one run, from its cycles and the simds it ran at: cycles per
 // body per scheduler (exposed for tests).
