@@ -36,5 +36,6 @@ void add_kernel_import_command(CLI::App& kernel_group, Action& action);
 void add_kernel_compile_command(CLI::App& kernel_group, Action& action);
 void add_profile_command(CLI::App& app, Action& action);
 void add_sweep_command(CLI::App& app, Action& action);
+void add_stats_command(CLI::App& app, Action& action);
 
 }  // namespace agx::cli

@@ -25,6 +25,7 @@ int sc_main(int argc, char* argv[]) {
     add_kernel_command(app, action);
     add_profile_command(app, action);
     add_sweep_command(app, action);
+    add_stats_command(app, action);
 
     try {
         app.parse(argc, argv);
