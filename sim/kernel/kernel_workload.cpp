@@ -134,16 +134,8 @@ class KernelWorkload::Stream : public InstructionStream {
         }
         const KernelInstruction& k = code[s_.index];
         const Instruction& t = k.in;
-        cur_.opcode = t.opcode;
-        cur_.num_dst = t.num_dst;
-        cur_.num_src = t.num_src;
-        cur_.dst = t.dst;
-        cur_.src = t.src;
-        cur_.pc = t.pc;
-        cur_.wait_slot = t.wait_slot;
-        cur_.source_line = t.source_line;
+        copy_without_lanes(cur_, t);
         cur_.active_mask = s_.exec;
-        cur_.mem.bytes_per_lane = t.mem.bytes_per_lane;
         cur_.mem.explicit_lanes = t.mem.bytes_per_lane != 0;
         if (t.mem.bytes_per_lane != 0) addresses(k);
         ready_ = true;

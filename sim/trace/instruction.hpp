@@ -62,4 +62,26 @@ struct Instruction {
     MemoryAccess mem;                  // meaningful when the catalogue says memory
 };
 
+// Copies `from` into `to` but for the 32 lane addresses (256 of the 376
+// bytes), which only an explicit-lanes access reads (MemoryAccess::address):
+// for the streams that make an instruction per instruction simulated, where
+// the full copy was most of what yielding one cost. `to.mem.lane` keeps what
+// it held, so a caller that sets explicit_lanes fills the lanes itself.
+inline void copy_without_lanes(Instruction& to, const Instruction& from) {
+    static_assert(sizeof(Instruction) == 376, "a new field of Instruction: copy it here too");
+    to.opcode = from.opcode;
+    to.num_dst = from.num_dst;
+    to.num_src = from.num_src;
+    to.dst = from.dst;
+    to.src = from.src;
+    to.active_mask = from.active_mask;
+    to.pc = from.pc;
+    to.wait_slot = from.wait_slot;
+    to.source_line = from.source_line;
+    to.mem.bytes_per_lane = from.mem.bytes_per_lane;
+    to.mem.explicit_lanes = from.mem.explicit_lanes;
+    to.mem.base = from.mem.base;
+    to.mem.stride = from.mem.stride;
+}
+
 }  // namespace agx

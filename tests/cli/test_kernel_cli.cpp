@@ -20,6 +20,19 @@ using namespace agx_test;
 
 namespace {
 
+// A kernel whose loop never ends: its loop is at line 8, pc 0xc.
+const char* const kSpinKernel =
+    "agxsim-kernel 1\n"
+    "launch grid=4096 threadgroup=128 registers=8\n"
+    "buffer out size=16384 fill=zero\n"
+    "uniform u0_u1 buffer=out\n"
+    "  mov_imm r0l, 0\n"
+    "  mov_imm r1, 0\n"
+    "loop:\n"
+    "  iadd32 r1, r1, 1\n"
+    "  jmp_exec_any loop\n"
+    "  stop\n";
+
 std::string kernel(const std::string& name) {
     return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
 }
@@ -133,17 +146,7 @@ TEST_CASE("kernel record writes as the simds run: its memory does not grow with 
     // A runaway kernel once held 13 bytes per instruction until its limit
     // stopped it (2.1 GB after 30 s). Recorded to 20 times the length, the
     // peak memory must stay where the short record's was.
-    const fs::path k = write_file("record_spin.agxk",
-                                  "agxsim-kernel 1\n"
-                                  "launch grid=4096 threadgroup=128 registers=8\n"
-                                  "buffer out size=16384 fill=zero\n"
-                                  "uniform u0_u1 buffer=out\n"
-                                  "  mov_imm r0l, 0\n"
-                                  "  mov_imm r1, 0\n"
-                                  "loop:\n"
-                                  "  iadd32 r1, r1, 1\n"
-                                  "  jmp_exec_any loop\n"
-                                  "  stop\n");
+    const fs::path k = write_file("record_spin.agxk", kSpinKernel);
     const fs::path out = scratch() / "spin.agxb";
     auto peak_kb = [&](unsigned long limit) {
         const Result r = agxsim("kernel record " + k.string() + " -o " + out.string() +
@@ -232,17 +235,7 @@ TEST_CASE("kernel-only options are refused for a trace") {
 }
 
 TEST_CASE("a kernel that loops forever stops by default, naming the pc it loops at") {
-    const fs::path k = write_file("spin.agxk",
-                                  "agxsim-kernel 1\n"
-                                  "launch grid=4096 threadgroup=128 registers=8\n"
-                                  "buffer out size=16384 fill=zero\n"
-                                  "uniform u0_u1 buffer=out\n"
-                                  "  mov_imm r0l, 0\n"
-                                  "  mov_imm r1, 0\n"
-                                  "loop:\n"
-                                  "  iadd32 r1, r1, 1\n"
-                                  "  jmp_exec_any loop\n"
-                                  "  stop\n");
+    const fs::path k = write_file("spin.agxk", kSpinKernel);
     for (const std::string mode : {"", " --functional"}) {
         const fs::path dump = scratch() / "spin_out.npy";
         const Result r = agxsim("run " + k.string() + mode + " --dump out=" + dump.string());

@@ -71,33 +71,16 @@ class RepeatStream : public InstructionStream {
     }
 
   private:
-    // The kernel is unrolled: each repetition of a loop iteration has code of
-    // its own, so the instruction cache sees the kernel's real size.
-    // Copies the next instruction but, between two instructions whose
-    // addresses are not per lane, its 256 bytes of lane addresses, which
-    // only an explicit-lanes access reads (MemoryAccess::address): most of
-    // what a copy costs, and this runs once per instruction simulated.
+    // The next instruction, without its lane addresses while neither it nor
+    // the one before holds per-lane addresses (copy_without_lanes). The
+    // kernel is unrolled: each repetition of a loop iteration has code of its
+    // own, so the instruction cache sees the kernel's real size.
     void load() {
         const Instruction& next = rep_[pos_];
-        if (next.mem.explicit_lanes || current_.mem.explicit_lanes) {
+        if (next.mem.explicit_lanes || current_.mem.explicit_lanes)
             current_ = next;
-        } else {
-            static_assert(sizeof(Instruction) == 376,
-                          "a new field of Instruction: copy it here too");
-            current_.opcode = next.opcode;
-            current_.num_dst = next.num_dst;
-            current_.num_src = next.num_src;
-            current_.dst = next.dst;
-            current_.src = next.src;
-            current_.active_mask = next.active_mask;
-            current_.pc = next.pc;
-            current_.wait_slot = next.wait_slot;
-            current_.source_line = next.source_line;
-            current_.mem.bytes_per_lane = next.mem.bytes_per_lane;
-            current_.mem.explicit_lanes = false;
-            current_.mem.base = next.mem.base;
-            current_.mem.stride = next.mem.stride;
-        }
+        else
+            copy_without_lanes(current_, next);
         current_.pc += pc_base_;
     }
     const std::vector<Instruction>& rep_;
