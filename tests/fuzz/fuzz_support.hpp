@@ -35,20 +35,27 @@ namespace fs = std::filesystem;
 
 // A directory of this process's own under $TMPDIR, removed at a normal exit
 // (a crash leaves it, beside the input libFuzzer saved).
+// (An object whose destructor removes it: an atexit handler registered while
+// the path was being made ran after the path's own destructor, and removed
+// nothing.)
 inline const fs::path& scratch() {
-    static const fs::path dir = [] {
-        std::string tmpl = (fs::temp_directory_path() / "agxsim-fuzz-XXXXXX").string();
-        if (!::mkdtemp(tmpl.data())) {
-            std::perror("agxsim-fuzz: mkdtemp");
-            std::abort();
+    struct Scratch {
+        fs::path dir;
+        Scratch() {
+            std::string tmpl = (fs::temp_directory_path() / "agxsim-fuzz-XXXXXX").string();
+            if (!::mkdtemp(tmpl.data())) {
+                std::perror("agxsim-fuzz: mkdtemp");
+                std::abort();
+            }
+            dir = tmpl;
         }
-        std::atexit([] {
+        ~Scratch() {
             std::error_code ec;
-            fs::remove_all(scratch(), ec);
-        });
-        return fs::path(tmpl);
-    }();
-    return dir;
+            fs::remove_all(dir, ec);
+        }
+    };
+    static const Scratch s;
+    return s.dir;
 }
 
 inline std::string write_file(const std::string& name, const void* data, std::size_t size) {
