@@ -195,8 +195,9 @@ int validate(const ValidateArgs& args) {
     // A terminal sees the simulations go by (a large file takes minutes); a
     // log or a pipe gets the report alone.
     std::unique_ptr<SweepProgress> progress;
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
     const auto figures = simulate_benchmarks(cfg, defs, jobs, [&](bool ok, std::size_t total) {
-        if (!::isatty(STDERR_FILENO)) return;
+        if (!terminal) return;
         if (!progress)
             progress =
                 std::make_unique<SweepProgress>(total, 0, 0, true, "validate", "simulations");

@@ -112,10 +112,20 @@ std::vector<std::string> results_header(const SweepSpec& spec) {
     return h;
 }
 
-std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, const PointOutcome& o) {
-    std::vector<std::string> r = {std::to_string(p.index), spec.workloads[p.workload].name,
+namespace {
+// The columns that say which point a row is, after its number: workload,
+// config and each axis's value.
+std::vector<std::string> point_columns(const SweepSpec& spec, const Point& p) {
+    std::vector<std::string> c = {spec.workloads[p.workload].name,
                                   config_label(spec.configs[p.config])};
-    for (std::size_t a = 0; a < spec.axes.size(); ++a) r.push_back(value_text(p.value(spec, a)));
+    for (std::size_t a = 0; a < spec.axes.size(); ++a) c.push_back(value_text(p.value(spec, a)));
+    return c;
+}
+}  // namespace
+
+std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, const PointOutcome& o) {
+    std::vector<std::string> r = {std::to_string(p.index)};
+    for (std::string& c : point_columns(spec, p)) r.push_back(std::move(c));
     for (const std::string& m : spec.metrics) {
         const auto v = o.ok ? metric_value(o.stats, m) : std::nullopt;
         r.push_back(v ? format_double(*v) : "");
@@ -126,31 +136,18 @@ std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, cons
     return r;
 }
 
-std::size_t row_point(const SweepSpec& spec, const std::vector<std::string>& row, std::size_t at,
-                      const std::string& file) {
-    // Data rows start on the file's line 2, under the header.
-    const std::string where = file + ":" + std::to_string(at + 2);
-    const std::string& text = row.at(0);
-    const std::size_t n = point_count(spec);
-    if (text.empty() || text.size() > 19 ||
-        text.find_first_not_of("0123456789") != std::string::npos)
-        throw InputError(where, "point '" + bounded_message(text) + "' is not a point number");
-    const std::size_t point = std::stoull(text);
-    if (point >= n)
-        throw InputError(where, "point " + text + " is past the sweep's " + std::to_string(n) +
-                                    " points: the results are another sweep's");
-    return point;
-}
-
 void check_rows_are_points(const SweepSpec& spec, const ResultsTable& table,
                            const std::string& file) {
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const std::vector<std::string>& row = table.rows[i];
-        const Point p = point_at(spec, row_point(spec, row, i, file));
-        std::vector<std::string> want = {spec.workloads[p.workload].name,
-                                         config_label(spec.configs[p.config])};
-        for (std::size_t a = 0; a < spec.axes.size(); ++a)
-            want.push_back(value_text(p.value(spec, a)));
+        // read_results() checked the first column is a number; a number
+        // past the sweep's points is another sweep's row.
+        const std::size_t point = std::stoull(row.at(0)), n = point_count(spec);
+        if (point >= n)
+            throw InputError(file + ":" + std::to_string(i + 2),
+                             "point " + row[0] + " is past the sweep's " + std::to_string(n) +
+                                 " points: the results are another sweep's");
+        const std::vector<std::string> want = point_columns(spec, point_at(spec, point));
         for (std::size_t c = 0; c < want.size(); ++c)
             if (row.at(c + 1) != want[c])
                 throw InputError(file + ":" + std::to_string(i + 2),

@@ -49,11 +49,6 @@ std::vector<std::string> results_row(const SweepSpec& spec, const Point& p, cons
 void check_rows_are_points(const SweepSpec& spec, const ResultsTable& table,
                            const std::string& file);
 
-// A row's point number. Throws InputError naming the file and row if it is
-// not a number below the sweep's point count.
-std::size_t row_point(const SweepSpec& spec, const std::vector<std::string>& row, std::size_t at,
-                      const std::string& file);
-
 // A config's name in results: the name, or a path's file stem.
 std::string config_label(const std::string& config);
 
