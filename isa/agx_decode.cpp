@@ -16,7 +16,22 @@ namespace agx::isa {
 
 namespace {
 
-using namespace encoding;
+// Named one by one: a using-directive here would reach, in a unity build,
+// the files compiled after this one in the same namespace.
+using encoding::Alias;
+using encoding::BitRange;
+using encoding::Constant;
+using encoding::Field;
+using encoding::instruction_forms;
+using encoding::InstructionForm;
+using encoding::kAllow64;
+using encoding::kFloat;
+using encoding::kOnly16;
+using encoding::kOptional;
+using encoding::kPaired;
+using encoding::kSignExtend;
+using encoding::kTriple;
+using encoding::OperandKind;
 
 constexpr std::size_t kMaxLength = 12;
 
@@ -229,7 +244,7 @@ std::string alu_src(std::uint64_t v, std::uint64_t t, std::uint64_t modifier, un
 }
 
 // The text of one operand; empty when the disassembler prints nothing for it.
-std::string operand_text(const OperandSpec& o, const Word& w, std::uint32_t pc) {
+std::string operand_text(const encoding::OperandSpec& o, const Word& w, std::uint32_t pc) {
     const std::uint64_t v = read(w, o.value), t = read(w, o.type);
     const std::uint64_t m = read(w, o.modifier), dep = read(w, o.dep), dep2 = read(w, o.dep2);
     switch (o.kind) {
@@ -507,7 +522,7 @@ bool decode_instruction(const std::uint8_t* code, std::size_t size, std::uint32_
     out.mnemonic = alternate ? form->alternate : form->mnemonic;
     if (form->saturate_bit >= 0 && w.get(form->saturate_bit, 1)) out.mnemonic += ".sat";
     std::vector<std::string> ops;
-    for (const OperandSpec& o : form->operands) ops.push_back(operand_text(o, w, offset));
+    for (const encoding::OperandSpec& o : form->operands) ops.push_back(operand_text(o, w, offset));
     apply_alias(form->alias, out.mnemonic, ops);
     for (std::string& s : ops)  // the disassembler leaves out empty operands
         if (!s.empty()) out.operands.push_back(std::move(s));

@@ -344,7 +344,7 @@ InstructionForm varying_store(const char* name, std::uint64_t opcode) {
                  op(K::Reg16OrImm, reg(16, 26), bits(23, 1))});
 }
 
-std::vector<InstructionForm> build() {
+std::vector<InstructionForm> build_forms() {
     const OperandSpec split_signed = op(K::SignedImmediate, split16());
     const OperandSpec image_type = named(texture_type(55), kTextureTypes);
     return {
@@ -640,7 +640,7 @@ std::vector<InstructionForm> build() {
 }  // namespace
 
 const std::vector<InstructionForm>& instruction_forms() {
-    static const std::vector<InstructionForm> forms = build();
+    static const std::vector<InstructionForm> forms = build_forms();
     return forms;
 }
 

@@ -142,7 +142,7 @@ constexpr auto L = Unit::LoadStore;
 constexpr auto T = Unit::Threadgroup;
 constexpr auto C = Unit::Control;
 
-std::vector<InstructionInfo> build() {
+std::vector<InstructionInfo> build_catalogue() {
     std::vector<InstructionInfo> e;
     auto add = [&](InstructionInfo i) { e.push_back(std::move(i)); };
 
@@ -430,7 +430,7 @@ std::vector<InstructionInfo> build() {
 
 }  // namespace
 
-Catalogue::Catalogue() : entries_(build()) {}
+Catalogue::Catalogue() : entries_(build_catalogue()) {}
 
 const Catalogue& Catalogue::instance() {
     static const Catalogue c;

@@ -39,7 +39,7 @@ std::vector<ExpansionStep> rounds(int n, std::initializer_list<std::string_view>
     return s;
 }
 
-std::vector<Expansion> build() {
+std::vector<Expansion> build_expansions() {
     std::vector<Expansion> x;
     auto one = [&](std::string_view metal, std::string_view mnemonic) {
         x.push_back({metal, chain({mnemonic}), kCsv});
@@ -531,7 +531,7 @@ std::string first_alternative(std::string_view term) {
 }  // namespace
 
 const std::vector<Expansion>& expansions() {
-    static const std::vector<Expansion> x = build();
+    static const std::vector<Expansion> x = build_expansions();
     return x;
 }
 

@@ -31,12 +31,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${AGXSIM_LIBCXX_BUILD_DIR:-$root/build-libcxx}"
 AGXSIM_LIBCXX_DEPS=1 bash "$root/scripts/setup-deps.sh"
 if [ ! -f "$build/CMakeCache.txt" ]; then
-    # --as-needed: the probe's link names libsystemc.so (through
-    # agx_validation) without using it; without the flag the library would
-    # be loaded anyway and ask for the sc_main only agxsim defines.
     CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
         -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_CXX_FLAGS=-stdlib=libc++ \
-        -DCMAKE_EXE_LINKER_FLAGS="-stdlib=libc++ -Wl,--as-needed" \
+        -DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++ \
         -DAGXSIM_BUILD_TESTS=OFF >/dev/null
 fi
 # agx_cli links every library layer, so building it builds them all.

@@ -18,7 +18,7 @@ namespace agx::cli {
 
 namespace {
 
-struct ImportArgs {
+struct KernelImportArgs {
     std::string listing, out, name, launch;
 };
 
@@ -43,7 +43,7 @@ std::string read_launch(const std::string& path) {
     return text;
 }
 
-int import(const ImportArgs& a) {
+int import(const KernelImportArgs& a) {
     declare_input(a.listing);
     if (!a.launch.empty()) declare_input(a.launch);
     std::unique_ptr<OutputFile> out;
@@ -70,7 +70,7 @@ int import(const ImportArgs& a) {
 }  // namespace
 
 void add_kernel_import_command(CLI::App& kernel_group, Action& action) {
-    auto args = std::make_shared<ImportArgs>();
+    auto args = std::make_shared<KernelImportArgs>();
     CLI::App* cmd = kernel_group.add_subcommand(
         "import", "Turn applegpu's disassembly of a Metal kernel into an agxsim kernel");
     cmd->add_option("listing", args->listing,

@@ -1,6 +1,7 @@
 // Number formatting for the tables the tools print.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -20,6 +21,13 @@ inline std::string si(double v) {
     if (v >= 1e6) return format_number("%.2f M", v / 1e6);
     if (v >= 1e3) return format_number("%.2f K", v / 1e3);
     return format_number("%.0f ", v);
+}
+
+// An address or offset as the messages print it: 0x and lowercase hex digits.
+inline std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
 }
 
 }  // namespace agx

@@ -14,10 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string join(const std::string& prefix, const std::string& key) {
-    return prefix.empty() ? key : prefix + "." + key;
-}
-
 // "string \"8k\"", short enough to quote in a one-line error.
 std::string describe(const json& v) {
     std::string text = v.dump();
@@ -35,10 +31,10 @@ void check_leaf_form(const ConfigDocument& doc, const std::string& path, const j
     for (const auto& [k, inner] : v.items()) {
         if (k == "value") continue;
         if (k != "source")
-            throw config_error(doc.where(path), join(path, k),
+            throw config_error(doc.where(path), key_path(path, k),
                                "unknown key in a setting (only \"value\" and \"source\")");
         if (!inner.is_string() || inner.get<std::string>().empty())
-            throw config_error(doc.where(path), join(path, k),
+            throw config_error(doc.where(path), key_path(path, k),
                                "expected a non-empty string saying where the value comes from");
     }
 }
@@ -46,7 +42,7 @@ void check_leaf_form(const ConfigDocument& doc, const std::string& path, const j
 void check_keys(const ConfigDocument& doc, const json& group, const std::string& at) {
     const KeySet& keys = known_keys();
     for (const auto& [k, v] : group.items()) {
-        const std::string path = join(at, k);
+        const std::string path = key_path(at, k);
         if (keys.leaves.count(path)) {
             check_leaf_form(doc, path, v);
         } else if (keys.groups.count(path)) {
@@ -139,7 +135,7 @@ struct LeafReader {
             const auto dot = path.find('.', from);
             const std::string part =
                 path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
-            walked = join(walked, part);
+            walked = key_path(walked, part);
             auto it = node->find(part);
             if (it == node->end())
                 throw config_error(doc.file, walked,

@@ -13,6 +13,11 @@
 
 namespace agx::config_detail {
 
+// A key's dotted path: "memory.l2" and "latency" give "memory.l2.latency".
+inline std::string key_path(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+}
+
 // A core's cache counts in core cycles; a shared level (L2, SLC) keeps its
 // own time, so that a GPU clock change leaves it be.
 template <class Cache, class Visit>

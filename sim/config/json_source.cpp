@@ -45,10 +45,6 @@ bool is_group(const json& j) {
     return j.is_object() && !is_leaf_object(j);
 }
 
-std::string join(const std::string& prefix, const std::string& key) {
-    return prefix.empty() ? key : prefix + "." + key;
-}
-
 // nlohmann keeps the last of two equal keys without a word; a duplicated key
 // in a config is almost always an editing mistake, so it is an error.
 class DuplicateKeyCheck {
@@ -89,7 +85,7 @@ class DuplicateKeyCheck {
     std::string path() const {
         std::string p;
         for (const Frame& f : frames_)
-            if (f.object) p = join(p, f.key);
+            if (f.object) p = key_path(p, f.key);
         return p;
     }
     std::string file_;
@@ -105,13 +101,13 @@ void mark_origin(const std::string& path, const json& value, const std::string& 
                  std::map<std::string, std::string>& origin) {
     origin[path] = file;
     if (is_group(value))
-        for (const auto& [k, v] : value.items()) mark_origin(join(path, k), v, file, origin);
+        for (const auto& [k, v] : value.items()) mark_origin(key_path(path, k), v, file, origin);
 }
 
 void merge_into(json& base, const json& child, const std::string& prefix, const std::string& file,
                 std::map<std::string, std::string>& origin) {
     for (const auto& [k, v] : child.items()) {
-        const std::string path = join(prefix, k);
+        const std::string path = key_path(prefix, k);
         if (base.contains(k) && is_group(base[k]) && is_group(v)) {
             merge_into(base[k], v, path, file, origin);
         } else {

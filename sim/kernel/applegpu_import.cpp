@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "sim/common/errors.hpp"
+#include "sim/common/format.hpp"
 #include "sim/kernel/kernel_program.hpp"
 #include "sim/trace/trace_parse.hpp"
 
@@ -48,12 +49,6 @@ bool is_hex(const std::string& s) {
     for (char c : s)
         if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
     return true;
-}
-
-std::string hex(std::uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 // Whether a line parse_line refused was meant as an instruction: its first

@@ -7,18 +7,13 @@
 
 #include "isa/agx_decode.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/format.hpp"
 #include "sim/kernel/applegpu_import.hpp"
 #include "sim/kernel/launch_spec.hpp"
 
 namespace agx::kernel {
 
 namespace {
-
-std::string hex(std::uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%x", v);
-    return b;
-}
 
 // A uniform's spelling from its first 16-bit half and its width in halves.
 std::string uniform_name(unsigned first_half, unsigned halves) {

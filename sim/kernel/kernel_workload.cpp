@@ -7,17 +7,12 @@
 
 #include "isa/semantics.hpp"
 #include "sim/common/errors.hpp"
+#include "sim/common/format.hpp"
 #include "sim/kernel/execute.hpp"
 
 namespace agx::kernel {
 
 namespace {
-
-std::string hex(std::uint64_t v) {
-    std::ostringstream s;
-    s << "0x" << std::hex << v;
-    return s.str();
-}
 
 // The alignment a lane's access needs: the largest power of two dividing
 // its size, as the trace format checks (traces/FORMAT.md).

@@ -14,7 +14,7 @@ namespace agx::trace_detail {
 
 namespace {
 
-bool is_blank(char c) {
+bool is_blank_or_cr(char c) {
     return c == ' ' || c == '\t' || c == '\r';
 }
 bool is_digit(char c) {
@@ -139,8 +139,8 @@ void fail(const LineContext& at, const std::string& reason) {
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
     return s;
 }
 
@@ -153,7 +153,7 @@ std::string_view strip_comment(std::string_view s) {
 std::string_view next_word(std::string_view& rest) {
     rest = trim(rest);
     std::size_t i = 0;
-    while (i < rest.size() && !is_blank(rest[i])) ++i;
+    while (i < rest.size() && !is_blank_or_cr(rest[i])) ++i;
     auto word = rest.substr(0, i);
     rest = trim(rest.substr(i));
     return word;

@@ -108,6 +108,13 @@ inline std::string joined_lines(const std::vector<std::string>& lines) {
 
 inline fs::path write_file(const std::string& name, const std::string& text) {
     const fs::path p = scratch() / name;
+// `v` with `digits` decimals.
+inline std::string fixed(double v, int digits) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", digits, v);
+    return b;
+}
+
     std::ofstream(p) << text;
     return p;
 }

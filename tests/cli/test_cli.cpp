@@ -1,7 +1,6 @@
 // End-to-end tests of the agxsim command-line tool: the examples run, the
 // statistics file is written, and every kind of bad input gives one line
 // naming the file and the line or key, exit code 2, and no output file.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include "tests/cli/cli_run.hpp"

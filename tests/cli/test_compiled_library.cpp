@@ -67,12 +67,6 @@ Run run(const std::string& path, const std::string& name, const std::string& tag
     return out;
 }
 
-std::string fixed(double v, int decimals) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", decimals, v);
-    return b;
-}
-
 // The register cache's hit rate over every scheduler.
 double hit_rate(const nlohmann::json& j) {
     double hits = 0, misses = 0;

@@ -127,7 +127,7 @@ std::vector<Workload> machine_workloads() {
     return w;
 }
 
-struct Run {
+struct KeyRun {
     int code = -1;
     json stats;
     std::string err;
@@ -135,7 +135,7 @@ struct Run {
 
 // `agxsim run` of a workload on m1 with `set` (may be empty); its statistics
 // without the host's own figures (seconds, rates), which differ run to run.
-Run run(const Workload& w, const std::string& set) {
+KeyRun run_keyed(const Workload& w, const std::string& set) {
     static int n = 0;
     const fs::path stats = scratch() / ("stats" + std::to_string(++n) + ".json");
     const fs::path err = scratch() / "keys_stderr.txt";
@@ -143,7 +143,7 @@ Run run(const Workload& w, const std::string& set) {
                             (set.empty() ? "" : " --set '" + set + "'") + " --stats " +
                             stats.string() + " >/dev/null 2>" + err.string();
     const int status = std::system(cmd.c_str());
-    Run r;
+    KeyRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.err = slurp(err);
     if (r.code == 0) {
@@ -211,13 +211,13 @@ std::string first_move(const std::string& key, const json& value,
     std::vector<std::string> values = other_values(value);
     for (const Workload& w : workloads) {
         if (!base.count(w.label)) {
-            const Run b = run(w, "");
+            const KeyRun b = run_keyed(w, "");
             INFO(w.label << ": " << b.err);
             REQUIRE(b.code == 0);
             base[w.label] = b.stats;
         }
         for (auto v = values.begin(); v != values.end();) {
-            const Run r = run(w, key + "=" + *v);
+            const KeyRun r = run_keyed(w, key + "=" + *v);
             const std::string error = r.err.substr(0, r.err.find('\n'));
             if (r.code == 2 && error.find("--set " + key + "=") != std::string::npos) {
                 // Not a valid value of the key: not tried again.
@@ -338,7 +338,7 @@ TEST_CASE("config keys: each timing class's latency, issue interval and dispatch
         const fs::path trace = write_file("class_" + cls + ".trace", class_trace(in));
         const Workload w{"class " + cls + " (" + std::string(in.mnemonic) + ")",
                          "run " + trace.string()};
-        const Run r = run(w, "");
+        const KeyRun r = run_keyed(w, "");
         INFO(w.label << ": " << r.err);
         CHECK(r.code == 0);
         class_workload[cls] = w;

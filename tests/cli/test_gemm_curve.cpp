@@ -20,12 +20,6 @@ using namespace agx_test;
 
 namespace {
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 const char* const kLowBits =
     " --set core.l1d.set_index=low_bits --set memory.l2.set_index=low_bits"
     " --set memory.slc.set_index=low_bits --set memory.dram.address_mapping=low_bits";

@@ -72,12 +72,6 @@ std::vector<LibraryRow> library_rows() {
     return out;
 }
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];

@@ -36,7 +36,7 @@ int run(const std::string& args, const fs::path& log) {
 
 // A directory of this test process's own, removed with the others it made
 // when the process exits.
-fs::path scratch(const std::string& name) {
+fs::path report_dir(const std::string& name) {
     struct Made {
         std::vector<fs::path> dirs;
         ~Made() {
@@ -174,7 +174,7 @@ std::vector<std::string> far_off_rows(const std::map<std::string, agx_test::Row>
 }  // namespace
 
 TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard") {
-    const fs::path dir = scratch("m1max");
+    const fs::path dir = report_dir("m1max");
     // --strict: every shipped row must be one the model simulates.
     REQUIRE(run("validate --config m1-max --strict --summary-only --measurements" + all_shipped() +
                     " --report " + dir.string(),
@@ -207,7 +207,7 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
 }
 
 TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
-    const fs::path dir = scratch("quad");
+    const fs::path dir = report_dir("quad");
     REQUIRE(run("validate --config m1-max --strict --summary-only --measurements " +
                     shipped("quad_instructions") + " " + shipped("quad_sequences") + " --report " +
                     dir.string(),
@@ -231,7 +231,7 @@ TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
 // (validation/data/*.json): what the model predicts stays within 1.5x of
 // what it reaches on all rows, for each kind.
 TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all rows") {
-    const fs::path dir = scratch("every");
+    const fs::path dir = report_dir("every");
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(fs::path(AGX_SOURCE_DIR) / "validation" / "data"))
         if (e.path().extension() == ".json") files.push_back(e.path().string());
@@ -308,10 +308,10 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
 }
 
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
-    const fs::path dir = scratch("a14");
-    REQUIRE(
-        run("validate --config a14 --measurements" + all_shipped() + " --report " + dir.string(),
-            dir / "log.txt") == 0);
+    const fs::path dir = report_dir("a14");
+    REQUIRE(run("validate --config a14 --measurements" + all_shipped() +
+                    " --report " + dir.string(),
+                dir / "log.txt") == 0);
     const auto results = agx_test::read_results(dir / "results.csv");
     int rows = 0;
     for (const auto& [id, r] : results) {
@@ -328,14 +328,14 @@ TEST_CASE("validate reads the reference CSV files as they are") {
     const fs::path csv = fs::path(AGX_SOURCE_DIR) / "validation" / "data" / "metal-benchmarks" /
                          "float_instructions.csv";
     REQUIRE(fs::exists(csv));
-    const fs::path dir = scratch("csv");
+    const fs::path dir = report_dir("csv");
     REQUIRE(run("validate --config m1-max --summary-only --measurements " + csv.string() +
                     " --report " + dir.string(),
                 dir / "log.txt") == 0);
     const auto s = summary_of(dir);
     CHECK(s.at("count").get<int>() >= 40);
     // The same figures as the shipped JSON conversion of that table.
-    const fs::path dir2 = scratch("json");
+    const fs::path dir2 = report_dir("json");
     REQUIRE(run("validate --config m1-max --summary-only --measurements " +
                     shipped("float_instructions") + " --report " + dir2.string(),
                 dir2 / "log.txt") == 0);
@@ -354,7 +354,7 @@ TEST_CASE("data import of the reference CSVs gives the shipped measurement files
     for (const fs::path& d : {ref, ref / "quad"})
         for (const auto& e : fs::directory_iterator(d))
             if (e.path().extension() == ".csv") csvs += " " + e.path().string();
-    const fs::path dir = scratch("import");
+    const fs::path dir = report_dir("import");
     REQUIRE(run("data import" + csvs + " -o " + dir.string(), dir / "log.txt") == 0);
     int files = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
@@ -375,7 +375,7 @@ TEST_CASE("data import of the reference CSVs gives the shipped measurement files
 }
 
 TEST_CASE("validate rejects a malformed measurement file with one line and exit 2") {
-    const fs::path dir = scratch("bad");
+    const fs::path dir = report_dir("bad");
     std::ofstream(dir / "bad.json")
         << "{\"format\": \"agxsim-measurements\", \"version\": 1, \"records\": [{\"id\": 3}]}";
     const int code = run("validate --config m1-max --measurements " + (dir / "bad.json").string(),
@@ -388,7 +388,7 @@ TEST_CASE("validate rejects a malformed measurement file with one line and exit 
 }
 
 TEST_CASE("trace gen writes the trace the suite simulates: same cycles either way") {
-    const fs::path dir = scratch("gen");
+    const fs::path dir = report_dir("gen");
     const auto [ja, jb] =
         trace_and_suite_stats("FFMA32/latency", shipped("float_instructions"), dir);
     CHECK(ja.at("cycles") == jb.at("cycles"));
@@ -396,7 +396,7 @@ TEST_CASE("trace gen writes the trace the suite simulates: same cycles either wa
 }
 
 TEST_CASE("trace gen carries a multi-wave launch: an ILP row runs alike from the file") {
-    const fs::path dir = scratch("waves");
+    const fs::path dir = report_dir("waves");
     const auto [ja, jb] =
         trace_and_suite_stats("FMUL/ilp4/simds8/16bit", shipped("ilp_occupancy"), dir);
     // The launch line: 4 resident threadgroups of 2 simds, 100 waves of them.
@@ -406,7 +406,7 @@ TEST_CASE("trace gen carries a multi-wave launch: an ILP row runs alike from the
 }
 
 TEST_CASE("validate rejects resident threadgroups that do not divide the simds") {
-    const fs::path dir = scratch("groups");
+    const fs::path dir = report_dir("groups");
     auto j = first_record_of("ilp_occupancy");
     j["records"][0]["benchmark"]["resident_threadgroups"] = 3;  // of 4 simds per core
     std::ofstream(dir / "groups.json") << j.dump(1);
@@ -425,7 +425,7 @@ namespace {
 // The shipped FMUL ILP 1 row at 4 simds per core, 144 repetitions, with
 // `change` applied to its definition; returns validate's figure (or -1).
 double ilp_row_figure(const std::string& name, const nlohmann::json& change) {
-    const fs::path dir = scratch(name);
+    const fs::path dir = report_dir(name);
     auto j = first_record_of("ilp_occupancy");
     auto& benchmark = j["records"][0]["benchmark"];
     benchmark["repetitions"] = 144;
@@ -462,7 +462,7 @@ TEST_CASE("waves run one after another, whatever the threadgroup split") {
 }
 
 TEST_CASE("validate refuses waves on a memory benchmark") {
-    const fs::path dir = scratch("memwaves");
+    const fs::path dir = report_dir("memwaves");
     auto j = first_record_of("memory_m1");
     j["records"][0]["benchmark"]["waves"] = 10;
     std::ofstream(dir / "mem.json") << j.dump(1);
@@ -477,7 +477,7 @@ TEST_CASE("validate refuses waves on a memory benchmark") {
 
 TEST_CASE(
     "validate lists a row it cannot simulate and runs the others, --strict refuses the file") {
-    const fs::path dir = scratch("unsupported");
+    const fs::path dir = report_dir("unsupported");
     // The tables' "any of these, measured alike" notation reads as the first
     // alternative at the width written last: FADD16.
     std::ofstream(dir / "mixed_int_float.csv") << "sequence,throughput_cycles\n"
@@ -560,7 +560,7 @@ TEST_CASE("every figure a config value was fitted to is a shipped measurement") 
 TEST_CASE("validate shows its simulations' progress on a terminal, and only there") {
     // A large file is minutes of simulation; validate once said nothing until
     // the end. `script` gives the command a terminal.
-    const fs::path dir = scratch("progress");
+    const fs::path dir = report_dir("progress");
     const std::string command = std::string(AGXSIM_EXE) +
                                 " validate --config m1 --summary-only -m " +
                                 shipped("control_group");

@@ -13,7 +13,7 @@ using namespace probe_test;
 
 namespace {
 
-const char* kSuite = R"({"benchmarks": [
+const char* kEndToEndSuite = R"({"benchmarks": [
   {"name": "e2e/FMAX32/latency", "body": [{"op": "FMAX32"}], "ilp": 1, "simds_per_core": 4,
    "register_bits": 32, "repetitions": 1440, "overhead_cycles": 1684.8},
   {"name": "e2e/FMAX32/throughput", "body": [{"op": "FMAX32"}], "ilp": 4, "simds_per_core": 88,
@@ -35,7 +35,7 @@ TEST_CASE(
     "cli: a fake M1 Pro run with a companion kernel and disagreeing counters validates "
     "against m1-max with every record used") {
     const auto suite = scratch() / "e2e_suite.json";
-    std::ofstream(suite) << kSuite;
+    std::ofstream(suite) << kEndToEndSuite;
     const auto file = scratch() / "e2e.json";
     const Result run = shell(std::string(AGXSIM_PROBE_EXE) +
                              " run --backend fake --trials 2 --fake-chip m1-pro"

@@ -11,7 +11,7 @@ using namespace probe_test;
 
 namespace {
 
-const char* kSuite = R"({"benchmarks": [
+const char* kMathModeSuite = R"({"benchmarks": [
   {"name": "mm/FADD32/throughput", "body": [{"op": "FADD32"}], "ilp": 4, "simds_per_core": 88,
    "register_bits": 32, "repetitions": 960, "unroll": 480, "method": "steady"},
   {"name": "mm/IMUL32/throughput", "body": [{"op": "IMUL32"}], "ilp": 4, "simds_per_core": 88,
@@ -19,7 +19,7 @@ const char* kSuite = R"({"benchmarks": [
 
 nlohmann::json run_fake(const std::string& options, const std::string& out_name) {
     const std::string suite = (scratch() / "math_suite.json").string();
-    std::ofstream(suite) << kSuite;
+    std::ofstream(suite) << kMathModeSuite;
     const std::string out = (scratch() / out_name).string();
     const Result r =
         shell(std::string(AGXSIM_PROBE_EXE) + " run --backend fake --trials 2 --suite " + suite +

@@ -44,7 +44,7 @@ const std::string kHeader =
     "launch threads_per_threadgroup=32 threadgroups=1 registers=64\n";
 
 // Parses one instruction line with 64 half-registers.
-Instruction parse(const std::string& line) {
+Instruction parse_line(const std::string& line) {
     static const std::string path = "test.trace";
     Instruction in;
     trace_detail::parse_instruction(line, {path, 7}, 64, in);
@@ -153,7 +153,7 @@ TEST_CASE("example load_wait_use: load, wait, use", "[trace]") {
 }
 
 TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[trace]") {
-    auto a = parse("fadd16 r5h, r5l.cache, u3h");
+    auto a = parse_line("fadd16 r5h, r5l.cache, u3h");
     CHECK(a.dst[0].first_half == 11);
     CHECK(a.dst[0].halves == 1);
     CHECK(a.src[0].first_half == 10);
@@ -161,19 +161,19 @@ TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[tra
     CHECK(a.src[1].kind == OperandKind::Uniform);
     CHECK(a.src[1].first_half == 7);
 
-    auto b = parse("imul32x64 r4_r5, r6.discard, 0x10");
+    auto b = parse_line("imul32x64 r4_r5, r6.discard, 0x10");
     CHECK(b.dst[0].first_half == 8);
     CHECK(b.dst[0].halves == 4);
     CHECK(b.src[0].hint == CacheHint::Discard);
     CHECK(b.src[1].kind == OperandKind::Imm);
     CHECK(b.src[1].imm == 16);
 
-    auto c = parse("fmadd32 r0, -1, 1.0, u10");
+    auto c = parse_line("fmadd32 r0, -1, 1.0, u10");
     CHECK(c.src[0].imm == 0xffffffffu);
     CHECK(c.src[1].imm == 0x3f800000u);
     CHECK(c.src[2].first_half == 20);
 
-    auto d = parse(
+    auto d = parse_line(
         "device_load r4_r5_r6_r7, u0_u1, r8 size=128 addr=0x1000+16*lane mask=0x0000ffff slot=1");
     CHECK(d.dst[0].halves == 8);
     CHECK(d.num_src == 2);
@@ -182,7 +182,7 @@ TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[tra
     CHECK(d.active_mask == 0x0000ffffu);
     CHECK(d.wait_slot == 1);
 
-    auto e = parse("device_load r4l addr=0x2000-2*lane size=8");
+    auto e = parse_line("device_load r4l addr=0x2000-2*lane size=8");
     CHECK(e.dst[0].halves == 1);
     CHECK(e.mem.bytes_per_lane == 1);
     CHECK(e.mem.address(1) == 0x2000 - 2);
@@ -190,40 +190,40 @@ TEST_CASE("operands: halves, pairs, vectors, uniforms, immediates, hints", "[tra
 
     std::string lanes = "[";
     for (int i = 0; i < 32; ++i) lanes += (i ? ", " : "") + std::to_string(1000 + 64 * (31 - i));
-    auto f = parse("threadgroup_store r2, r3 addr=" + lanes + "]");
+    auto f = parse_line("threadgroup_store r2, r3 addr=" + lanes + "]");
     CHECK(f.mem.explicit_lanes);
     CHECK(f.mem.address(0) == 1000 + 64 * 31);
     CHECK(f.mem.address(31) == 1000);
     CHECK(f.mem.bytes_per_lane == 4);  // from the data register
     CHECK(f.wait_slot == kNoSlot);     // threadgroup memory has no wait slot
 
-    auto g = parse("get_sr r1, sr80");
+    auto g = parse_line("get_sr r1, sr80");
     CHECK(g.src[0].imm == 80);
-    auto h = parse("wait 1");
+    auto h = parse_line("wait 1");
     CHECK(h.wait_slot == 1);
-    auto i = parse("mov r3l, r2h   ");
+    auto i = parse_line("mov r3l, r2h   ");
     CHECK(i.dst[0].halves == 1);
-    CHECK(parse("threadgroup_barrier").num_src == 0);
-    auto j = parse("mov r4_r5, u0_u1");
+    CHECK(parse_line("threadgroup_barrier").num_src == 0);
+    auto j = parse_line("mov r4_r5, u0_u1");
     CHECK(j.dst[0].halves == 4);
     CHECK(j.src[0].halves == 4);
-    auto k = parse("device_store r4l_r4h_r5l, u0_u1 addr=0x40+6*lane");
+    auto k = parse_line("device_store r4l_r4h_r5l, u0_u1 addr=0x40+6*lane");
     CHECK(k.src[0].halves == 3);
     CHECK(k.mem.bytes_per_lane == 6);
-    CHECK(parse("device_load r4 addr=64").mem.address(31) == 64);  // one address for all lanes
+    CHECK(parse_line("device_load r4 addr=64").mem.address(31) == 64);  // one address for all lanes
 }
 
 TEST_CASE("float immediates: decimal literals to binary32, hex floats and '+' refused", "[trace]") {
     // Read with strtof, which every C++ library has (Apple's lacks
     // std::from_chars for floats), to the same bits.
-    CHECK(parse("fadd32 r0, r0, 1.5").src[1].imm == 0x3fc00000u);
-    CHECK(parse("fadd32 r0, r0, -2.5e-1").src[1].imm == 0xbe800000u);
-    CHECK(parse("fadd32 r0, r0, 1e10").src[1].imm == 0x501502f9u);
-    CHECK(parse("fadd32 r0, r0, 1e-40").src[1].imm == 0x000116c2u);    // subnormal, kept
-    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1.5e39"), agx::InputError);  // past binary32
-    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1e-50"), agx::InputError);   // underflows to 0
-    CHECK_THROWS_AS(parse("fadd32 r0, r0, +1.5"), agx::InputError);
-    CHECK_THROWS_AS(parse("fadd32 r0, r0, 1.5f"), agx::InputError);
+    CHECK(parse_line("fadd32 r0, r0, 1.5").src[1].imm == 0x3fc00000u);
+    CHECK(parse_line("fadd32 r0, r0, -2.5e-1").src[1].imm == 0xbe800000u);
+    CHECK(parse_line("fadd32 r0, r0, 1e10").src[1].imm == 0x501502f9u);
+    CHECK(parse_line("fadd32 r0, r0, 1e-40").src[1].imm == 0x000116c2u);    // subnormal, kept
+    CHECK_THROWS_AS(parse_line("fadd32 r0, r0, 1.5e39"), agx::InputError);  // past binary32
+    CHECK_THROWS_AS(parse_line("fadd32 r0, r0, 1e-50"), agx::InputError);   // underflows to 0
+    CHECK_THROWS_AS(parse_line("fadd32 r0, r0, +1.5"), agx::InputError);
+    CHECK_THROWS_AS(parse_line("fadd32 r0, r0, 1.5f"), agx::InputError);
 }
 
 TEST_CASE("pcs accumulate encoded lengths, repeat bodies reuse theirs", "[trace]") {

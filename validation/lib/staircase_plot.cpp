@@ -13,8 +13,9 @@ namespace agx::validation {
 
 namespace {
 
-constexpr double kW = 760, kH = 480, kLeft = 70, kRight = 20, kTop = 50, kBottom = 60;
-const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+constexpr double kStairW = 760, kStairH = 480, kStairLeft = 70, kStairRight = 20, kStairTop = 50,
+                 kStairBottom = 60;
+const char* kStairColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
 
 std::string bytes_label(double b) {
     const char* units[] = {"B", "K", "M", "G"};
@@ -54,41 +55,45 @@ void write_footprint_svg(std::ostream& out, const std::vector<FootprintSeries>& 
     const double step = tick_step(y_hi * 1.1, 8);
     const double y_top = std::ceil(y_hi * 1.1 / step) * step;
     auto x = [&](double v) {
-        return kLeft + (std::log2(v) - l0) / (l1 - l0) * (kW - kLeft - kRight);
+        return kStairLeft + (std::log2(v) - l0) / (l1 - l0) * (kStairW - kStairLeft - kStairRight);
     };
-    auto y = [&](double v) { return kH - kBottom - v / y_top * (kH - kTop - kBottom); };
+    auto y = [&](double v) {
+        return kStairH - kStairBottom - v / y_top * (kStairH - kStairTop - kStairBottom);
+    };
 
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << kH
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kStairW << "\" height=\""
+        << kStairH << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    out << "<text x=\"" << kW / 2 << "\" y=\"25\" text-anchor=\"middle\" font-size=\"14\">" << title
-        << "</text>\n";
-    out << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kW - kLeft - kRight
-        << "\" height=\"" << kH - kTop - kBottom << "\" fill=\"none\" stroke=\"black\"/>\n";
+    out << "<text x=\"" << kStairW / 2 << "\" y=\"25\" text-anchor=\"middle\" font-size=\"14\">"
+        << title << "</text>\n";
+    out << "<rect x=\"" << kStairLeft << "\" y=\"" << kStairTop << "\" width=\""
+        << kStairW - kStairLeft - kStairRight << "\" height=\""
+        << kStairH - kStairTop - kStairBottom << "\" fill=\"none\" stroke=\"black\"/>\n";
     // x: powers of two, labelled every other one; y: round steps.
     for (double e = l0; e <= l1 + 1e-9; e += 1) {
         const double v = std::pow(2.0, e);
-        out << "<line x1=\"" << x(v) << "\" y1=\"" << kTop << "\" x2=\"" << x(v) << "\" y2=\""
-            << kH - kBottom << "\" stroke=\"#eee\"/>\n";
+        out << "<line x1=\"" << x(v) << "\" y1=\"" << kStairTop << "\" x2=\"" << x(v) << "\" y2=\""
+            << kStairH - kStairBottom << "\" stroke=\"#eee\"/>\n";
         if (static_cast<long>(e - l0) % 2 == 0)
-            out << "<text x=\"" << x(v) << "\" y=\"" << kH - kBottom + 18
+            out << "<text x=\"" << x(v) << "\" y=\"" << kStairH - kStairBottom + 18
                 << "\" text-anchor=\"middle\">" << bytes_label(v) << "</text>\n";
     }
     for (double v = 0; v <= y_top + 1e-9; v += step) {
-        out << "<line x1=\"" << kLeft << "\" y1=\"" << y(v) << "\" x2=\"" << kW - kRight
-            << "\" y2=\"" << y(v) << "\" stroke=\"#eee\"/>\n";
-        out << "<text x=\"" << kLeft - 8 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\">" << v
-            << "</text>\n";
+        out << "<line x1=\"" << kStairLeft << "\" y1=\"" << y(v) << "\" x2=\""
+            << kStairW - kStairRight << "\" y2=\"" << y(v) << "\" stroke=\"#eee\"/>\n";
+        out << "<text x=\"" << kStairLeft - 8 << "\" y=\"" << y(v) + 4 << "\" text-anchor=\"end\">"
+            << v << "</text>\n";
     }
-    out << "<text x=\"" << kW / 2 << "\" y=\"" << kH - 15 << "\" text-anchor=\"middle\">" << x_label
-        << " (log scale)</text>\n";
-    out << "<text x=\"18\" y=\"" << kH / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 "
-        << kH / 2 << ")\">" << y_label << "</text>\n";
+    out << "<text x=\"" << kStairW / 2 << "\" y=\"" << kStairH - 15 << "\" text-anchor=\"middle\">"
+        << x_label << " (log scale)</text>\n";
+    out << "<text x=\"18\" y=\"" << kStairH / 2
+        << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << kStairH / 2 << ")\">"
+        << y_label << "</text>\n";
 
-    double ly = kTop + 15;
+    double ly = kStairTop + 15;
     for (std::size_t i = 0; i < series.size(); ++i) {
         const FootprintSeries& s = series[i];
-        const char* c = kColours[i % 6];
+        const char* c = kStairColours[i % 6];
         std::vector<FootprintPoint> pts = s.points;
         std::sort(pts.begin(), pts.end(), [](const FootprintPoint& a, const FootprintPoint& b) {
             return a.footprint_bytes < b.footprint_bytes;
@@ -104,12 +109,12 @@ void write_footprint_svg(std::ostream& out, const std::vector<FootprintSeries>& 
                 << (s.simulated ? 3 : 5) << "\" fill=\"" << (filled ? c : "white") << "\" stroke=\""
                 << c << "\" stroke-width=\"1.5\"/>\n";
         }
-        out << "<circle cx=\"" << kLeft + 15 << "\" cy=\"" << ly - 4 << "\" r=\"4\" fill=\"" << c
-            << "\"/>\n";
-        out << "<text x=\"" << kLeft + 25 << "\" y=\"" << ly << "\">" << s.name << "</text>\n";
+        out << "<circle cx=\"" << kStairLeft + 15 << "\" cy=\"" << ly - 4 << "\" r=\"4\" fill=\""
+            << c << "\"/>\n";
+        out << "<text x=\"" << kStairLeft + 25 << "\" y=\"" << ly << "\">" << s.name << "</text>\n";
         ly += 16;
     }
-    out << "<text x=\"" << kLeft + 15 << "\" y=\"" << ly
+    out << "<text x=\"" << kStairLeft + 15 << "\" y=\"" << ly
         << "\" fill=\"#666\">hollow: approximate measured "
         << "figure (~)</text>\n";
     out << "</svg>\n";
