@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -30,7 +31,8 @@ struct ValidateArgs {
     std::vector<std::string> measurements;
     std::string report;
     std::string only;
-    std::string chip;  // the measured chip whose figures to compare with ("": chosen)
+    std::string chip;   // the measured chip whose figures to compare with ("": chosen)
+    std::string cache;  // a directory of simulations already run ("": none)
     unsigned jobs = 0;
     bool summary_only = false;
     bool strict = false;
@@ -196,13 +198,16 @@ int validate(const ValidateArgs& args) {
     // log or a pipe gets the report alone.
     std::unique_ptr<SweepProgress> progress;
     const bool terminal = ::isatty(STDERR_FILENO) != 0;
-    const auto figures = simulate_benchmarks(cfg, defs, jobs, [&](bool ok, std::size_t total) {
+    std::optional<SimulationCache> cache;
+    if (!args.cache.empty()) cache.emplace(args.cache);
+    const auto on_done = [&](bool ok, std::size_t total) {
         if (!terminal) return;
         if (!progress)
             progress =
                 std::make_unique<SweepProgress>(total, 0, 0, true, "validate", "simulations");
         progress->point_done(ok, ok ? "" : "a simulation failed (its row says why)");
-    });
+    };
+    const auto figures = simulate_benchmarks(cfg, defs, jobs, on_done, cache ? &*cache : nullptr);
     if (progress) progress->finish();
     for (std::size_t i = 0; i < report.rows.size(); ++i) {
         if (def_of[i] == SIZE_MAX) continue;
@@ -247,6 +252,10 @@ void add_validate_command(CLI::App& app, Action& action) {
     cmd->add_option("--chip", args->chip,
                     "Compare with the figures measured on this chip (default: the config's "
                     "own, else its family's, else every chip's; the first line says which)");
+    cmd->add_option("--cache", args->cache,
+                    "Keep each simulation's result in this directory, and read those already "
+                    "there for the same executable, config and benchmark instead of simulating "
+                    "them again (docs/validation.md)");
     add_count_option(*cmd, "-j,--jobs", args->jobs,
                      "Simulations at once (default: the host's cores)", 1, 1024);
     cmd->add_flag("--strict", args->strict,

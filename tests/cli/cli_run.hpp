@@ -59,6 +59,14 @@ inline Result agxsim(const std::string& args) {
     return r;
 }
 
+// `--cache DIR` for the validate runs tests repeat (the shipped tables on the
+// shipped configs): one directory of simulations for the build's tests
+// (validation/lib/simulation_cache.hpp), so that each runs once per build of
+// agxsim, whichever test comes first.
+inline std::string shared_validate_cache() {
+    return " --cache " + (fs::path(AGXSIM_EXE).parent_path() / "tests" / "validate-cache").string();
+}
+
 // The cells of a markdown table row ("| a | b |" -> a, b), trimmed.
 inline std::vector<std::string> table_cells(const std::string& row) {
     std::vector<std::string> out;
@@ -100,6 +108,13 @@ inline std::string as_written(double value, const std::string& like) {
     return b;
 }
 
+// `v` with `digits` decimals.
+inline std::string fixed(double v, int digits) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", digits, v);
+    return b;
+}
+
 inline std::string joined_lines(const std::vector<std::string>& lines) {
     std::string s;
     for (const auto& l : lines) s += l + "\n";
@@ -108,13 +123,6 @@ inline std::string joined_lines(const std::vector<std::string>& lines) {
 
 inline fs::path write_file(const std::string& name, const std::string& text) {
     const fs::path p = scratch() / name;
-// `v` with `digits` decimals.
-inline std::string fixed(double v, int digits) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", digits, v);
-    return b;
-}
-
     std::ofstream(p) << text;
     return p;
 }

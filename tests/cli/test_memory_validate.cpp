@@ -68,8 +68,8 @@ TEST_CASE(
     "[memory]") {
     const fs::path report = scratch() / "report";
     const std::string data = std::string(AGX_SOURCE_DIR) + "/validation/data/memory_m1.json";
-    const Result r = agxsim("validate --config m1 --measurements " + data + " --report " +
-                            report.string() + " -j 2");
+    const Result r = agxsim("validate --config m1 --measurements " + data +
+                            shared_validate_cache() + " --report " + report.string() + " -j 2");
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     REQUIRE(fs::exists(report / "summary.json"));

@@ -82,13 +82,14 @@ std::string simulate_row(unsigned entries, unsigned active) {
         scratch() / ("ilp-" + std::to_string(entries) + "-" + std::to_string(active));
     const fs::path med =
         scratch() / ("med-" + std::to_string(entries) + "-" + std::to_string(active));
-    const Result a =
-        agxsim("validate --config m1-max --summary-only -m " +
-               (data / "ilp_occupancy.json").string() + sets + " --report " + ilp.string());
+    const Result a = agxsim("validate --config m1-max --summary-only -m " +
+                            (data / "ilp_occupancy.json").string() + sets +
+                            shared_validate_cache() + " --report " + ilp.string());
     REQUIRE(a.code == 0);
-    const Result b = agxsim(
-        "validate --config m1-max --summary-only -m " + (data / "float_sequences.json").string() +
-        " " + (data / "int_sequences.json").string() + sets + " --report " + med.string());
+    const Result b = agxsim("validate --config m1-max --summary-only -m " +
+                            (data / "float_sequences.json").string() + " " +
+                            (data / "int_sequences.json").string() + sets +
+                            shared_validate_cache() + " --report " + med.string());
     REQUIRE(b.code == 0);
     std::ifstream in(ilp / "summary.json");
     const auto s = nlohmann::json::parse(in).at("ilp_occupancy");
@@ -136,9 +137,10 @@ namespace {
 std::string figure_with(const std::string& id, const std::string& sets, std::string* measured) {
     const fs::path data = fs::path(AGX_SOURCE_DIR) / "validation" / "data";
     const fs::path dir = scratch() / "neighbour";
-    const Result r = agxsim("validate --config m1-max --summary-only -m " +
-                            (data / (id.substr(0, id.find('/')) + ".json")).string() + sets +
-                            " --only '" + id + "' --report " + dir.string());
+    const Result r =
+        agxsim("validate --config m1-max --summary-only -m " +
+               (data / (id.substr(0, id.find('/')) + ".json")).string() + sets + " --only '" + id +
+               "'" + shared_validate_cache() + " --report " + dir.string());
     REQUIRE(r.code == 0);
     const auto results = read_results(dir / "results.csv");
     const auto row = results.find(id);

@@ -177,7 +177,7 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
     const fs::path dir = report_dir("m1max");
     // --strict: every shipped row must be one the model simulates.
     REQUIRE(run("validate --config m1-max --strict --summary-only --measurements" + all_shipped() +
-                    " --report " + dir.string(),
+                    agx_test::shared_validate_cache() + " --report " + dir.string(),
                 dir / "log.txt") == 0);
     CHECK(fs::exists(dir / "results.csv"));
     CHECK(fs::exists(dir / "correlation.svg"));
@@ -209,8 +209,8 @@ TEST_CASE("validate m1-max on the shipped data: report files and accuracy guard"
 TEST_CASE("validate m1-max on the quad-group tables: accuracy guard") {
     const fs::path dir = report_dir("quad");
     REQUIRE(run("validate --config m1-max --strict --summary-only --measurements " +
-                    shipped("quad_instructions") + " " + shipped("quad_sequences") + " --report " +
-                    dir.string(),
+                    shipped("quad_instructions") + " " + shipped("quad_sequences") +
+                    agx_test::shared_validate_cache() + " --report " + dir.string(),
                 dir / "log.txt") == 0);
     const auto s = summary_of(dir);
     INFO(s.dump(2));
@@ -240,7 +240,7 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
     std::string args;
     for (const auto& f : files) args += " " + f;
     REQUIRE(run("validate --config m1-max --strict --summary-only --measurements" + args +
-                    " --report " + dir.string(),
+                    agx_test::shared_validate_cache() + " --report " + dir.string(),
                 dir / "log.txt") == 0);
     const auto s = summary_of(dir);
     INFO(s.dump(2));
@@ -310,7 +310,7 @@ TEST_CASE("validate m1-max on every shipped file: predictions within 1.5x of all
 TEST_CASE("validate a14: every A14 throughput figure within 5%") {
     const fs::path dir = report_dir("a14");
     REQUIRE(run("validate --config a14 --measurements" + all_shipped() +
-                    " --report " + dir.string(),
+                    agx_test::shared_validate_cache() + " --report " + dir.string(),
                 dir / "log.txt") == 0);
     const auto results = agx_test::read_results(dir / "results.csv");
     int rows = 0;

@@ -37,7 +37,7 @@ double suite_figure(const std::string& out) {
 
 TEST_CASE("validate: a user's config runs the shipped memory file and says what it compares") {
     const Result r = agxsim("validate -m " + kMemoryFile + " -c " + my_chip().string() +
-                            " --report " + (scratch() / "mine").string());
+                            shared_validate_cache() + " --report " + (scratch() / "mine").string());
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
     // No figures of its own or of its family (apple8): every chip's, said so.
@@ -58,7 +58,7 @@ TEST_CASE("validate: a user's config runs the shipped memory file and says what 
     }
     // --chip picks one chip; a chip the files lack is an error naming them.
     const Result one = agxsim("validate -m " + kMemoryFile + " -c " + my_chip().string() +
-                              " --chip m1 --summary-only");
+                              " --chip m1 --summary-only" + shared_validate_cache());
     CHECK(one.code == 0);
     CHECK(one.out.find("against the figures measured on m1 (--chip)") != std::string::npos);
     const Result none = agxsim("validate -m " + kMemoryFile + " -c m1 --chip m9");
@@ -77,8 +77,8 @@ TEST_CASE("validate: a user's config runs the shipped memory file and says what 
 }
 
 TEST_CASE("suite run gives validate's figure for every memory row (the record's method)") {
-    const Result v =
-        agxsim("validate -m " + kMemoryFile + " -c m1 --report " + (scratch() / "m1").string());
+    const Result v = agxsim("validate -m " + kMemoryFile + " -c m1" + shared_validate_cache() +
+                            " --report " + (scratch() / "m1").string());
     REQUIRE(v.code == 0);
     const auto rows = read_results(scratch() / "m1" / "results.csv");
     REQUIRE(rows.size() == 41);

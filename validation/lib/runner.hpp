@@ -12,6 +12,7 @@
 #include "sim/common/cycle.hpp"
 #include "sim/config/machine_config.hpp"
 #include "validation/lib/benchmark.hpp"
+#include "validation/lib/simulation_cache.hpp"
 
 namespace agx::validation {
 
@@ -25,10 +26,12 @@ struct SimulatedFigure {
 // Simulates each definition in a child process, `parallel` at a time.
 // `on_done`, if given, is called in this process as each simulation ends
 // (whether it failed), with the number of simulations in all: a run of two
-// lengths (the steady method) is two.
+// lengths (the steady method) is two. With a cache, a simulation found there
+// is not run, and one that succeeds is stored.
 std::vector<SimulatedFigure> simulate_benchmarks(
     const MachineConfig& cfg, const std::vector<BenchmarkDefinition>& defs, unsigned parallel,
-    const std::function<void(bool ok, std::size_t simulations)>& on_done = {});
+    const std::function<void(bool ok, std::size_t simulations)>& on_done = {},
+    const SimulationCache* cache = nullptr);
 
 // The figure of one run, from its cycles and the simds it ran at: cycles per
 // body per scheduler (exposed for tests).
