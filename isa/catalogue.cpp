@@ -20,6 +20,7 @@
 // exact per-opcode figures are a reading of applegpu and are approximate; they
 // only feed instruction-cache footprint.
 #include <unordered_map>
+#include <utility>
 
 #include "isa/catalogue.hpp"
 
@@ -425,6 +426,18 @@ std::vector<InstructionInfo> build_catalogue() {
            "loop exec-mask update (float compare)"));
     add(op("pop_exec", C, "branch", {optional(imm_only())}, 6, "pop exec-mask stack levels"));
     add(op("stop", C, "branch", {}, 2, "end of the program"));
+
+    const std::pair<std::string_view, std::uint8_t> flops[] = {{"fadd16", 1},
+                                                               {"fmul16", 1},
+                                                               {"fmadd16", 2},
+                                                               {"fadd32", 1},
+                                                               {"fmul32", 1},
+                                                               {"fmadd32", 2},
+                                                               {"simd_matrix_fmadd16", 32},
+                                                               {"simd_matrix_fmadd32", 32}};
+    for (const auto& [mnemonic, n] : flops)
+        for (InstructionInfo& i : e)
+            if (i.mnemonic == mnemonic) i.flops_per_lane = n;
     return e;
 }
 

@@ -64,7 +64,14 @@ struct InstructionInfo {
     bool is_barrier = false;         // threadgroup_barrier
     bool is_atomic = false;          // memory read-modify-write (is_store stays false)
     std::uint8_t encoded_bytes = 4;  // typical encoded length (2..12, even)
-    std::string_view summary;        // one line for `agxsim isa list`
+    // Floating-point operations per active lane, counted as GPU profilers
+    // count them (NVIDIA Nsight Compute's flop counts): an add or a multiply
+    // 1, a fused multiply-add 2, at 16 or 32 bits; a simd matrix
+    // multiply-accumulate is 8x8x8 multiply-adds, 1,024 operations, 32 per
+    // lane. Compare-selects, min/max, reductions, conversions and the
+    // special functions count none.
+    std::uint8_t flops_per_lane = 0;
+    std::string_view summary;  // one line for `agxsim isa list`
 };
 
 using Opcode = std::uint16_t;

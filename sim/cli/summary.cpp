@@ -16,6 +16,13 @@ std::string pad(const char* text, int width) {
     return buf;
 }
 
+// A simulated time with the unit that keeps it readable: 18.64 us, 2.51 ms.
+std::string time_text(double seconds) {
+    if (seconds >= 1) return format_number("%.3f s", seconds);
+    if (seconds >= 1e-3) return format_number("%.3f ms", seconds * 1e3);
+    return format_number("%.2f us", seconds * 1e6);
+}
+
 }  // namespace
 
 void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,
@@ -35,11 +42,20 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
     out << "  residency         " << r.residency.threadgroups_per_core << " threadgroups ("
         << r.residency.threadgroups_per_core * r.residency.simds_per_threadgroup
         << " simds) per core, limited by " << r.residency.limited_by << "\n";
-    out << "  cycles            " << r.cycles << "\n";
+    out << "  cycles            " << r.cycles << " (" << time_text(r.seconds()) << " at "
+        << format_number("%.3f", r.clock_ghz) << " GHz)\n";
     out << "  simd instructions " << r.simd_instructions << "\n";
     out << "  IPC per core      " << format_number("%.3f", r.ipc_per_core()) << " ("
-        << format_number("%.1f", r.percent_of_peak()) << "% of peak " << r.schedulers_per_core
-        << ")\n";
+        << format_number("%.1f", 100.0 * r.issue_slot_share()) << "% of the issue slots, "
+        << r.schedulers_per_core << " per cycle)\n";
+    // The figures a paper reports: compute rate against the FP32 peak of
+    // the cores simulated, and the bandwidth of the kernel's own accesses.
+    out << "  throughput        " << format_number("%.1f", r.gflop_per_s()) << " GFLOP/s ("
+        << format_number("%.1f", r.fp32_peak_gflop_per_s() > 0
+                                     ? 100.0 * r.gflop_per_s() / r.fp32_peak_gflop_per_s()
+                                     : 0.0)
+        << "% of FP32 peak " << format_number("%.0f", r.fp32_peak_gflop_per_s()) << "), "
+        << format_number("%.1f", r.device_gb_per_s()) << " GB/s device memory\n";
 
     const double sched_cycles = static_cast<double>(r.cycles) * r.cores * r.schedulers_per_core;
     out << "  scheduler-cycles  " << format_number("%.0f", sched_cycles) << " ("

@@ -27,9 +27,32 @@ void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& c
     s.add("ipc_per_core", StatUnit::InstructionsPerCycle,
           "`simd_instructions / cycles / cores_simulated`; the peak is the schedulers per core",
           r.ipc_per_core());
-    s.add("percent_of_peak", StatUnit::Percent,
-          "`ipc_per_core` as a percentage of one instruction per scheduler per cycle",
-          r.percent_of_peak());
+    s.add("issue_slot_share", StatUnit::Ratio,
+          "`ipc_per_core / schedulers per core`: the share of issue slots used (one "
+          "SIMD-instruction per scheduler per cycle is every slot)",
+          r.issue_slot_share());
+    s.add("clock_ghz", StatUnit::Gigahertz, "the GPU clock the config gives (`clock_ghz`)",
+          r.clock_ghz);
+    s.add("seconds", StatUnit::SimulatedSeconds,
+          "`cycles` at `clock_ghz`: the simulated run's time", r.seconds());
+    s.add("flops", StatUnit::Count,
+          "floating-point operations of the active lanes, all cores: an add or multiply 1, a "
+          "fused multiply-add 2, a simd matrix multiply-accumulate 1,024 (16 or 32 bits)",
+          r.flops);
+    s.add("gflop_per_s", StatUnit::GigaflopsPerSecond, "`flops / seconds`, in 10^9 per second",
+          r.gflop_per_s());
+    s.add("fp32_peak_gflop_per_s", StatUnit::GigaflopsPerSecond,
+          "the cores simulated at one 32-bit fused multiply-add per lane per issue interval of "
+          "`f32_arith`, at `clock_ghz`",
+          r.fp32_peak_gflop_per_s());
+    s.add("device_bytes", StatUnit::Bytes,
+          "bytes the active lanes loaded from and stored to device memory, all cores (each "
+          "lane's own bytes, before the caches merge them into lines)",
+          r.device_bytes);
+    s.add("device_gb_per_s", StatUnit::GigabytesPerSecond,
+          "`device_bytes / seconds`, in 10^9 bytes per second: the bandwidth a kernel's paper "
+          "reports (STREAM's counting)",
+          r.device_gb_per_s());
     StatsWriter residency =
         s.group("residency", "how many threadgroups a core holds at once, and why");
     residency.add("threadgroups_per_core", StatUnit::Count, "threadgroups resident on a core",
@@ -75,7 +98,14 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     for (auto& core : gpu.cores) {
         r.cycles = std::max(r.cycles, core.engine().end_cycle());
         r.simd_instructions += core.engine().simd_instructions();
+        r.flops += core.engine().flops();
+        r.device_bytes += core.load_store_unit.unit.bytes();
     }
+    r.clock_ghz = cfg.clock_ghz;
+    const auto f32 = cfg.core.timing.find("f32_arith");
+    if (f32 != cfg.core.timing.end() && f32->second.issue_interval > 0)
+        r.fp32_peak_flops_per_cycle = 2.0 * cfg.core.simd_width * cfg.core.schedulers *
+                                      options.cores / f32->second.issue_interval;
     for (auto& core : gpu.cores) {
         core.finish(r.cycles);
         for (const auto& s : core.engine().scheduler_counters())

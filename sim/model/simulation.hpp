@@ -39,6 +39,10 @@ struct RunResult {
     unsigned schedulers_per_core = 4;
     Residency residency;
     std::array<std::uint64_t, kStallCauseCount> stall_cycles{};  // summed over schedulers
+    double clock_ghz = 1.0;                                      // the config's GPU clock
+    std::uint64_t flops = 0;               // of the active lanes, all cores (CoreEngine::flops)
+    double fp32_peak_flops_per_cycle = 0;  // all cores simulated: fused multiply-adds, every lane
+    std::uint64_t device_bytes = 0;        // device memory the lanes loaded and stored, all cores
     double host_seconds = 0.0;
     nlohmann::json stats;  // the whole statistics document
 
@@ -46,8 +50,14 @@ struct RunResult {
         return cycles ? static_cast<double>(simd_instructions) / static_cast<double>(cycles) / cores
                       : 0.0;
     }
-    // Peak is one SIMD-instruction per scheduler per cycle.
-    double percent_of_peak() const { return 100.0 * ipc_per_core() / schedulers_per_core; }
+    // The share of issue slots used: one SIMD-instruction per scheduler per
+    // cycle is every slot.
+    double issue_slot_share() const { return ipc_per_core() / schedulers_per_core; }
+    // The simulated GPU's time: cycles at the config's clock.
+    double seconds() const { return static_cast<double>(cycles) / (clock_ghz * 1e9); }
+    double gflop_per_s() const { return cycles ? flops / seconds() / 1e9 : 0.0; }
+    double fp32_peak_gflop_per_s() const { return fp32_peak_flops_per_cycle * clock_ghz; }
+    double device_gb_per_s() const { return cycles ? device_bytes / seconds() / 1e9 : 0.0; }
 };
 
 RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOptions& options);

@@ -32,6 +32,12 @@ const char* stat_unit_name(StatUnit unit) {
             return "s (host)";
         case StatUnit::PerSecond:
             return "per s (host)";
+        case StatUnit::SimulatedSeconds:
+            return "s (simulated)";
+        case StatUnit::Gigahertz:
+            return "GHz";
+        case StatUnit::GigaflopsPerSecond:
+            return "GFLOP/s";
         case StatUnit::Text:
             return "text";
         case StatUnit::Group:

@@ -25,8 +25,11 @@ enum class StatUnit : std::uint8_t {
     Ratio,  // 0 to 1
     Percent,
     InstructionsPerCycle,
-    Seconds,    // host time
-    PerSecond,  // host rate
+    Seconds,           // host time
+    PerSecond,         // host rate
+    SimulatedSeconds,  // the simulated GPU's time
+    Gigahertz,
+    GigaflopsPerSecond,
     Text,
     Group,  // an object of further statistics
 };

@@ -56,6 +56,9 @@ class CoreEngine {
     bool finished() const { return finished_; }
     Cycle end_cycle() const { return end_cycle_; }  // cycle the last result is written
     std::uint64_t simd_instructions() const { return instructions_; }
+    // Floating-point operations of the active lanes of every instruction
+    // issued (isa::InstructionInfo::flops_per_lane).
+    std::uint64_t flops() const { return flops_; }
     std::uint64_t threadgroups_done() const { return admission_.threadgroups_done(); }
     const std::vector<SchedulerCounters>& scheduler_counters() const { return sched_; }
     const std::vector<std::uint64_t>& opcode_counts() const { return opcode_counts_; }
@@ -135,6 +138,7 @@ class CoreEngine {
         isa::Unit unit;
         isa::MemorySpace memory;
         bool is_async, is_wait, is_barrier, is_atomic, is_store;
+        std::uint8_t flops_per_lane;
     };
     std::vector<OpcodeTraits> traits_;
 
@@ -162,6 +166,7 @@ class CoreEngine {
     std::vector<std::uint64_t> opcode_counts_;
 
     std::uint64_t instructions_ = 0;
+    std::uint64_t flops_ = 0;
     Cycle end_cycle_ = 0;
     Cycle accounted_until_ = 0;
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started

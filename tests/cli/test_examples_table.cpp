@@ -21,18 +21,18 @@ namespace {
 
 // The figures a row's "why" quotes from the run: "`cause` N cycles" and
 // "`cause` N%" (of the scheduler-cycles) from the stall breakdown, "N% of
-// peak" the issue rate. Returns how many it checked.
+// the issue slots" the issue rate. Returns how many it checked.
 int check_why(const std::string& why, const nlohmann::json& j) {
     const auto& stalls = j.at("stall_scheduler_cycles");
-    // Schedulers per core: peak IPC, from the run's IPC and its share of peak.
+    // Schedulers per core: peak IPC, from the run's IPC and its share of the slots.
     const double schedulers =
-        100.0 * j.at("ipc_per_core").get<double>() / j.at("percent_of_peak").get<double>();
+        j.at("ipc_per_core").get<double>() / j.at("issue_slot_share").get<double>();
     const double scheduler_cycles = std::round(schedulers) *
                                     static_cast<double>(j.at("cycles").get<std::uint64_t>()) *
                                     j.at("cores_simulated").get<double>();
     int checked = 0;
     const std::regex cycles("`([a-z_]+)` ([0-9]+) cycles"), share("`([a-z_]+)` ([0-9.]+)%"),
-        peak("([0-9.]+)% of peak");
+        peak("([0-9.]+)% of the issue slots");
     for (std::sregex_iterator m(why.begin(), why.end(), cycles), end; m != end; ++m, ++checked) {
         INFO((*m)[0].str());
         REQUIRE(stalls.contains((*m)[1].str()));
@@ -46,7 +46,8 @@ int check_why(const std::string& why, const nlohmann::json& j) {
     }
     for (std::sregex_iterator m(why.begin(), why.end(), peak), end; m != end; ++m, ++checked) {
         INFO((*m)[0].str());
-        CHECK((*m)[1].str() == as_written(j.at("percent_of_peak").get<double>(), (*m)[1].str()));
+        CHECK((*m)[1].str() ==
+              as_written(100.0 * j.at("issue_slot_share").get<double>(), (*m)[1].str()));
     }
     return checked;
 }
