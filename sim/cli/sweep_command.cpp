@@ -32,6 +32,7 @@
 #include "sim/sweep/sweep_dir.hpp"
 #include "sim/sweep/sweep_plot.hpp"
 #include "sim/sweep/sweep_spec.hpp"
+#include "sim/sweep/sweep_table.hpp"
 #include "validation/lib/measurement.hpp"
 
 namespace agx::cli {
@@ -474,28 +475,58 @@ struct PlotArgs {
     bool normalise = false;
 };
 
-int plot(const PlotArgs& args) {
-    const SweepSpec spec = read_directory(args.dir);
-    const std::string results = args.dir + "/results.csv";
+// A finished directory's results, checked against its sweep, for plot and
+// table; and the metrics asked for (default: the sweep's first), each a
+// column of them.
+struct DirectoryResults {
+    SweepSpec spec;
+    ResultsTable table;
+    std::vector<std::string> metrics;
+};
+
+DirectoryResults read_directory_results(const std::string& dir,
+                                        const std::vector<std::string>& metrics) {
+    DirectoryResults d;
+    d.spec = read_directory(dir);
+    const std::string results = dir + "/results.csv";
     if (!fs::exists(results))
         throw InputError(
-            args.dir,
-            "has no results.csv (run `agxsim sweep run`, or `sweep collect` after Slurm)");
-    const ResultsTable table = read_results(results);
-    if (table.header != results_header(spec))
+            dir, "has no results.csv (run `agxsim sweep run`, or `sweep collect` after Slurm)");
+    d.table = read_results(results);
+    if (d.table.header != results_header(d.spec))
         throw InputError(results, "holds other columns than the directory's sweep");
-    check_rows_are_points(spec, table, results);
-    PlotOptions o;
-    o.metrics =
-        args.metrics.empty() ? std::vector<std::string>{spec.metrics.front()} : args.metrics;
-    for (const std::string& m : o.metrics)
-        if (table.column(m) == SIZE_MAX)
+    check_rows_are_points(d.spec, d.table, results);
+    d.metrics = metrics.empty() ? std::vector<std::string>{d.spec.metrics.front()} : metrics;
+    for (const std::string& m : d.metrics)
+        if (d.table.column(m) == SIZE_MAX)
             throw InputError("--metric " + m, "not a column of " + results);
+    return d;
+}
+
+int plot(const PlotArgs& args) {
+    const DirectoryResults d = read_directory_results(args.dir, args.metrics);
+    const SweepSpec& spec = d.spec;
+    const ResultsTable& table = d.table;
+    PlotOptions o;
+    o.metrics = d.metrics;
     o.normalise = args.normalise;
     o.out_dir = args.out.empty() ? args.dir + "/plots" : args.out;
     const std::vector<std::string> written = write_sweep_plots(spec, table, o);
     for (const std::string& f : written) std::cout << "wrote " << f << "\n";
-    if (written.empty()) std::cout << "nothing to plot: the sweep has no axes\n";
+    if (written.empty()) std::cout << "nothing to plot: the sweep has no axes and one config\n";
+    return kExitOk;
+}
+
+// --- sweep table ------------------------------------------------------------
+
+struct TableArgs {
+    std::string dir;
+    std::vector<std::string> metrics;
+};
+
+int table(const TableArgs& args) {
+    const DirectoryResults d = read_directory_results(args.dir, args.metrics);
+    std::cout << sweep_tables(d.spec, d.table, d.metrics);
     return kExitOk;
 }
 
@@ -561,6 +592,14 @@ void add_sweep_command(CLI::App& app, Action& action) {
                 "Divide each line by its value at the baseline point");
     p->add_option("-o,--out", pa->out, "Directory for the SVGs (default: DIR/plots)");
     p->callback([pa, &action] { action = [pa] { return plot(*pa); }; });
+
+    auto ta = std::make_shared<TableArgs>();
+    CLI::App* t = cmd->add_subcommand(
+        "table", "Print a sweep's results as Markdown: a row per workload, a column per config");
+    t->add_option("dir", ta->dir, "The sweep's output directory")->required();
+    t->add_option("--metric", ta->metrics,
+                  "Metric to tabulate (a results.csv column; default: the first; repeatable)");
+    t->callback([ta, &action] { action = [ta] { return table(*ta); }; });
 }
 
 }  // namespace agx::cli

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -206,6 +208,20 @@ void ResultsFile::rewrite(const std::map<std::size_t, std::vector<std::string>>&
     fd_ = -1;
     open_append();
     rows_ = rows;
+}
+
+std::map<std::size_t, double> metric_by_point(const ResultsTable& table,
+                                              const std::string& metric) {
+    std::map<std::size_t, double> values;
+    const std::size_t col = table.column(metric), status = table.column("status");
+    if (col == SIZE_MAX || status == SIZE_MAX) return values;
+    for (const auto& r : table.rows) {
+        if (r[col].empty() || r[status] != "ok") continue;
+        char* end = nullptr;
+        const double x = std::strtod(r[col].c_str(), &end);
+        if (*end == '\0' && std::isfinite(x)) values[std::stoul(r[0])] = x;
+    }
+    return values;
 }
 
 }  // namespace agx::sweep

@@ -33,6 +33,10 @@ struct ResultsTable {
 // line) for a row of the wrong width or broken quoting.
 ResultsTable read_results(const std::string& path);
 
+// One metric column as numbers, by point number: the rows whose status is
+// `ok` and whose value is a finite number.
+std::map<std::size_t, double> metric_by_point(const ResultsTable& table, const std::string& metric);
+
 // The lock a results file is written under (flock on PATH.lock, a file of its
 // own, so that rewriting the results never releases it), held for the
 // object's lifetime and removed with it. Throws InputError(path, busy) when

@@ -63,15 +63,7 @@ struct Values {
 };
 
 Values metric_values(const ResultsTable& t, const std::string& metric) {
-    Values v;
-    const std::size_t col = t.column(metric), status = t.column("status");
-    for (const auto& r : t.rows) {
-        if (r[col].empty() || r[status] != "ok") continue;
-        char* end = nullptr;
-        const double x = std::strtod(r[col].c_str(), &end);
-        if (*end == '\0' && std::isfinite(x)) v.by_point[std::stoul(r[0])] = x;
-    }
-    return v;
+    return Values{metric_by_point(t, metric)};
 }
 
 // A point's number from its coordinates.
@@ -116,6 +108,12 @@ void write_file(const std::string& path, const std::string& text) {
     write_file_atomically(path, text);
 }
 
+// A round tick step for about five ticks over [0, hi].
+double round_tick(double hi) {
+    const double raw = hi / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
+    return raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+}
+
 constexpr double kW = 720, kH = 480, kLeft = 80, kRight = 200, kTop = 50, kBottom = 60;
 
 std::string line_chart(const SweepSpec& spec, const Values& values, const std::string& metric,
@@ -143,11 +141,7 @@ std::string line_chart(const SweepSpec& spec, const Values& values, const std::s
     if (lo > 0 && lo < hi * 0.5) lo = 0;  // from zero unless that flattens the lines
     if (hi == lo) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1), lo -= (hi - lo);
     // Ticks at round steps (1, 2 or 5 times a power of ten), the range widened to them.
-    const double raw = (hi - lo) / 5, mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double tick = raw / mag < 1.5   ? mag
-                        : raw / mag < 3.5 ? 2 * mag
-                        : raw / mag < 7.5 ? 5 * mag
-                                          : 10 * mag;
+    const double tick = round_tick(hi - lo);
     lo = std::floor(lo / tick) * tick;
     hi = std::ceil(hi / tick) * tick;
     auto px = [&](std::size_t i) {
@@ -207,6 +201,83 @@ std::string line_chart(const SweepSpec& spec, const Values& values, const std::s
           << "\" stroke-width=\"2\"/>\n";
         o << "<text x=\"" << kW - kRight + 40 << "\" y=\"" << ly << "\">" << escape(series[s].name)
           << "</text>\n";
+    }
+    o << "</svg>\n";
+    return o.str();
+}
+
+// The configs side by side: for each workload a group of bars, one per
+// config (a colour each), the axes at the baseline; the y axis from zero.
+// Normalised, each workload's bars are divided by its first config's.
+std::string config_bars(const SweepSpec& spec, const Values& values, const std::string& metric,
+                        bool normalise) {
+    const std::size_t nw = spec.workloads.size(), nc = spec.configs.size();
+    constexpr double kBar = 14, kGap = 18, kBarTop = 50, kBarBottom = 150, kBarLeft = 110,
+                     kLegend = 150, kHeight = 500;
+    const double group = nc * kBar + kGap;
+    const double width = kBarLeft + nw * group + kLegend;
+    std::vector<std::vector<std::optional<double>>> y(nw, std::vector<std::optional<double>>(nc));
+    double hi = 0;
+    for (std::size_t w = 0; w < nw; ++w) {
+        const auto base = values.at(point_number(spec, w, 0, spec.baseline));
+        for (std::size_t c = 0; c < nc; ++c) {
+            auto v = values.at(point_number(spec, w, c, spec.baseline));
+            if (v && normalise)
+                v = base && *base != 0 ? std::optional<double>(*v / *base) : std::nullopt;
+            y[w][c] = v;
+            if (v) hi = std::max(hi, *v);
+        }
+    }
+    if (hi <= 0) hi = 1;
+    const double tick = round_tick(hi);
+    hi = std::ceil(hi / tick) * tick;
+    auto py = [&](double v) {
+        return kHeight - kBarBottom - v / hi * (kHeight - kBarTop - kBarBottom);
+    };
+
+    std::ostringstream o;
+    const std::string ylabel =
+        metric + (normalise ? " / " + config_label(spec.configs.front()) + "'s" : "");
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << kHeight
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    o << "<text x=\"" << kBarLeft << "\" y=\"25\" font-size=\"14\">"
+      << escape(spec.name + ": " + ylabel + " by config") << "</text>\n";
+    for (double v = 0; v <= hi + tick * 1e-6; v += tick) {
+        o << "<line x1=\"" << kBarLeft << "\" x2=\"" << kBarLeft + nw * group << "\" y1=\"" << py(v)
+          << "\" y2=\"" << py(v) << "\" stroke=\"#e8e8e8\"/>\n";
+        o << "<text x=\"" << kBarLeft - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">"
+          << fmt(v) << "</text>\n";
+    }
+    if (normalise && hi > 1)
+        o << "<line x1=\"" << kBarLeft << "\" x2=\"" << kBarLeft + nw * group << "\" y1=\"" << py(1)
+          << "\" y2=\"" << py(1) << "\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n";
+    o << "<text x=\"18\" y=\"" << kHeight / 2
+      << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << kHeight / 2 << ")\">"
+      << escape(ylabel) << "</text>\n";
+    for (std::size_t w = 0; w < nw; ++w) {
+        const double x0 = kBarLeft + w * group + kGap / 2;
+        for (std::size_t c = 0; c < nc; ++c) {
+            if (!y[w][c]) continue;
+            o << "<rect x=\"" << x0 + c * kBar << "\" y=\"" << py(*y[w][c]) << "\" width=\""
+              << kBar - 1 << "\" height=\"" << py(0) - py(*y[w][c]) << "\" fill=\""
+              << kColours[c % kColourCount] << "\"><title>" << escape(spec.workloads[w].name)
+              << " on " << escape(config_label(spec.configs[c])) << ": " << fmt(*y[w][c])
+              << "</title></rect>\n";
+        }
+        const double lx = x0 + nc * kBar / 2, ly = kHeight - kBarBottom + 14;
+        o << "<text x=\"" << lx << "\" y=\"" << ly
+          << "\" text-anchor=\"end\" transform=\"rotate(-40 " << lx << " " << ly << ")\">"
+          << escape(spec.workloads[w].name) << "</text>\n";
+    }
+    o << "<line x1=\"" << kBarLeft << "\" x2=\"" << kBarLeft + nw * group << "\" y1=\"" << py(0)
+      << "\" y2=\"" << py(0) << "\" stroke=\"black\"/>\n";
+    for (std::size_t c = 0; c < nc; ++c) {
+        const double lx = kBarLeft + nw * group + 15, ly = kBarTop + 10 + 16 * c;
+        o << "<rect x=\"" << lx << "\" y=\"" << ly - 10 << "\" width=\"12\" height=\"12\" fill=\""
+          << kColours[c % kColourCount] << "\"/>\n";
+        o << "<text x=\"" << lx + 18 << "\" y=\"" << ly << "\">"
+          << escape(config_label(spec.configs[c])) << "</text>\n";
     }
     o << "</svg>\n";
     return o.str();
@@ -293,6 +364,11 @@ std::vector<std::string> write_sweep_plots(const SweepSpec& spec, const ResultsT
     for (const std::string& metric : options.metrics) {
         const Values values = metric_values(results, metric);
         const std::string m = file_part(metric) + (options.normalise ? "-normalised" : "");
+        if (spec.configs.size() > 1) {
+            const std::string path = options.out_dir + "/" + m + "-by-config.svg";
+            write_file(path, config_bars(spec, values, metric, options.normalise));
+            written.push_back(path);
+        }
         for (std::size_t d = 0; d < spec.dimensions; ++d) {
             const std::string path =
                 options.out_dir + "/" + m + "-vs-" + file_part(first_axis(spec, d).key) + ".svg";
