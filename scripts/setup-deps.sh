@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(cmake make g++ pkg-config libsystemc-dev libboost-dev libcli11-dev catch2 nlohmann-json3-dev libboost-iostreams-dev libzstd-dev)
 # The sweep's cluster test runs a one-node Slurm (scripts/slurm-local.sh).
 packages+=(slurmctld slurmd slurm-client munge)
+# The plots' test renders each kind of picture to PNG (rsvg-convert).
+packages+=(librsvg2-bin)
 # Optional: the libFuzzer targets (scripts/fuzz.sh) need clang, libFuzzer and
 # clang's sanitizer runtimes; the ordinary build uses g++ and needs none of
 # them, so they are installed only when asked for.

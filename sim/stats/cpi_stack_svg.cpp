@@ -11,7 +11,8 @@ namespace agx {
 
 namespace {
 
-constexpr double kW = 900, kLeft = 150, kRight = 20, kTop = 50, kBar = 18, kGap = 6;
+// kRight holds the longest figure printed after a bar ("no issue", "12.34").
+constexpr double kW = 900, kLeft = 150, kRight = 70, kTop = 50, kBar = 18, kGap = 6;
 // The issue segment first, then one colour per stall cause in list order.
 const char* kColours[] = {"#2ca02c", "#c7c7c7", "#17becf", "#1f77b4", "#aec7e8", "#ff7f0e",
                           "#ffbb78", "#9467bd", "#8c564b", "#d62728", "#e377c2", "#bcbd22"};
@@ -20,20 +21,26 @@ struct Bar {
     std::string label;
     std::uint64_t issued = 0;
     std::array<std::uint64_t, kStallCauseCount> stalls{};
-    bool core = false;
+    bool bold = false;
+    void add(const Bar& b) {
+        issued += b.issued;
+        for (std::size_t k = 0; k < kStallCauseCount; ++k) stalls[k] += b.stalls[k];
+    }
 };
 
 }  // namespace
 
 void write_cpi_stack_svg(std::ostream& out, const nlohmann::json& stats, const std::string& title) {
-    std::vector<Bar> bars;
+    // The chip's bar, then each core's; a single core's schedulers follow it
+    // (a chip's would be hundreds of bars).
+    std::vector<Bar> cores, schedulers;
+    Bar chip;
+    chip.bold = true;
     const auto& gpu = stats.at("gpu");
     for (unsigned c = 0; gpu.contains("core_" + std::to_string(c)); ++c) {
         const auto& core = gpu.at("core_" + std::to_string(c));
         Bar total;
         total.label = "core " + std::to_string(c);
-        total.core = true;
-        std::vector<Bar> schedulers;
         for (unsigned s = 0; core.contains("scheduler_" + std::to_string(s)); ++s) {
             const auto& sc = core.at("scheduler_" + std::to_string(s));
             Bar b;
@@ -43,13 +50,18 @@ void write_cpi_stack_svg(std::ostream& out, const nlohmann::json& stats, const s
                 b.stalls[k] =
                     sc.at("stall_cycles")
                         .value(stall_cause_name(static_cast<StallCause>(k)), std::uint64_t{0});
-            total.issued += b.issued;
-            for (std::size_t k = 0; k < kStallCauseCount; ++k) total.stalls[k] += b.stalls[k];
-            schedulers.push_back(b);
+            total.add(b);
+            if (c == 0) schedulers.push_back(b);
         }
-        bars.push_back(total);
-        for (auto& b : schedulers) bars.push_back(b);
+        chip.add(total);
+        cores.push_back(total);
     }
+    chip.label =
+        "chip (" + std::to_string(cores.size()) + (cores.size() == 1 ? " core)" : " cores)");
+    std::vector<Bar> bars{chip};
+    for (const Bar& b : cores) bars.push_back(b);
+    if (cores.size() == 1)
+        for (const Bar& b : schedulers) bars.push_back(b);
     // Cycles per instruction of each bar: its scheduler-cycles over its issues.
     auto cycles = [](const Bar& b) {
         std::uint64_t t = b.issued;
@@ -75,7 +87,7 @@ void write_cpi_stack_svg(std::ostream& out, const nlohmann::json& stats, const s
     for (const Bar& b : bars) {
         const double per = b.issued ? 1.0 / static_cast<double>(b.issued) : 0.0;
         out << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + kBar * 0.7 << "\" text-anchor=\"end\""
-            << (b.core ? " font-weight=\"bold\"" : "") << ">" << b.label << "</text>\n";
+            << (b.bold ? " font-weight=\"bold\"" : "") << ">" << b.label << "</text>\n";
         double x = kLeft;
         auto segment = [&](std::uint64_t v, const char* colour, const char* name) {
             if (!v || !b.issued) return;
@@ -102,7 +114,7 @@ void write_cpi_stack_svg(std::ostream& out, const nlohmann::json& stats, const s
     }
     out << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << y + 14
         << "\" text-anchor=\"middle\">cycles per SIMD-instruction, per scheduler (issue = 1 per "
-           "instruction)</text>\n";
+           "instruction; a chip's or core's bar: its schedulers together)</text>\n";
     y += 34;
     for (std::size_t k = 0; k <= kStallCauseCount; ++k) {
         const double lx = kLeft + static_cast<double>(k % 4) * (plot_w / 4);

@@ -114,36 +114,137 @@ double round_tick(double hi) {
     return raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
 }
 
-constexpr double kW = 720, kH = 480, kLeft = 80, kRight = 200, kTop = 50, kBottom = 60;
+constexpr double kW = 800, kH = 480, kLeft = 80, kRight = 260, kTop = 50, kBottom = 60;
+
+// Every series' metric along dimension d, the other axes at the baseline
+// (y[s][i]: series s at value i), and the y range the charts draw: from zero
+// (so that a line's height is its size: a 0.4% change stays a 0.4% change,
+// not the chart's whole height), widened to round ticks.
+struct LineData {
+    std::vector<Series> series;
+    std::vector<std::vector<std::optional<double>>> y;
+    double lo = 0, hi = 1, tick = 0.2;
+};
+
+LineData line_data(const SweepSpec& spec, const Values& values, std::size_t d, bool normalise) {
+    LineData L;
+    const std::size_t n = spec.dimension_size[d];
+    L.series = all_series(spec);
+    L.y.assign(L.series.size(), std::vector<std::optional<double>>(n));
+    double lo = 1e300, hi = -1e300;
+    for (std::size_t s = 0; s < L.series.size(); ++s) {
+        std::vector<std::size_t> at = spec.baseline;
+        const auto base =
+            values.at(point_number(spec, L.series[s].workload, L.series[s].config, at));
+        for (std::size_t i = 0; i < n; ++i) {
+            at[d] = i;
+            auto v = values.at(point_number(spec, L.series[s].workload, L.series[s].config, at));
+            if (v && normalise)
+                v = base && *base != 0 ? std::optional<double>(*v / *base) : std::nullopt;
+            L.y[s][i] = v;
+            if (v) lo = std::min(lo, *v), hi = std::max(hi, *v);
+        }
+    }
+    if (lo > hi) lo = 0, hi = 1;
+    if (lo > 0) lo = 0;
+    if (hi == lo) hi = lo + 1;
+    // Ticks at round steps (1, 2 or 5 times a power of ten), the range widened to them.
+    L.tick = round_tick(hi - lo);
+    L.lo = std::floor(lo / L.tick) * L.tick;
+    L.hi = std::ceil(hi / L.tick) * L.tick;
+    return L;
+}
+
+// The most series one chart draws; more are faceted, a panel per workload.
+constexpr std::size_t kMostSeries = 8;
+
+// Small multiples: a panel per workload on one y scale, a line per config
+// in the config's colour, one legend of the configs.
+std::string faceted_line_chart(const SweepSpec& spec, const LineData& L, const std::string& metric,
+                               std::size_t d, bool normalise) {
+    const Axis& axis = first_axis(spec, d);
+    const std::size_t n = spec.dimension_size[d], nw = spec.workloads.size(),
+                      nc = spec.configs.size();
+    const std::size_t cols = std::min<std::size_t>(4, nw), rows = (nw + cols - 1) / cols;
+    constexpr double kPanelW = 240, kPanelH = 170, kPadL = 60, kPadT = 30, kPadB = 34, kTopRow = 60;
+    const double width = cols * (kPanelW + kPadL) + 20 + (nc > 1 ? 140 : 0);
+    const double height = kTopRow + rows * (kPanelH + kPadT + kPadB) + 30;
+    const std::string ylabel = metric + (normalise ? " / baseline" : "");
+    std::ostringstream o;
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+    o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    o << "<text x=\"20\" y=\"25\" font-size=\"14\">"
+      << escape(spec.name + ": " + ylabel + " against " + dimension_label(spec, d) +
+                " (a panel per workload; dotted: baseline)")
+      << "</text>\n";
+    for (std::size_t w = 0; w < nw; ++w) {
+        const double x0 = kPadL + (w % cols) * (kPanelW + kPadL),
+                     y0 = kTopRow + (w / cols) * (kPanelH + kPadT + kPadB) + kPadT;
+        auto px = [&](std::size_t i) {
+            return x0 + (n == 1 ? 0.5 : static_cast<double>(i) / (n - 1)) * kPanelW;
+        };
+        auto py = [&](double v) { return y0 + kPanelH - (v - L.lo) / (L.hi - L.lo) * kPanelH; };
+        o << "<text x=\"" << x0 << "\" y=\"" << y0 - 8 << "\" font-weight=\"bold\">"
+          << escape(spec.workloads[w].name) << "</text>\n";
+        o << "<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << kPanelW << "\" height=\""
+          << kPanelH << "\" fill=\"none\" stroke=\"#999\"/>\n";
+        for (double v = L.lo; v <= L.hi + L.tick * 1e-6; v += L.tick) {
+            o << "<line x1=\"" << x0 << "\" x2=\"" << x0 + kPanelW << "\" y1=\"" << py(v)
+              << "\" y2=\"" << py(v) << "\" stroke=\"#eee\"/>\n";
+            o << "<text x=\"" << x0 - 4 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">"
+              << fmt(v) << "</text>\n";
+        }
+        o << "<line x1=\"" << px(spec.baseline[d]) << "\" x2=\"" << px(spec.baseline[d])
+          << "\" y1=\"" << y0 << "\" y2=\"" << y0 + kPanelH
+          << "\" stroke=\"#bbb\" stroke-dasharray=\"2 3\"/>\n";
+        for (std::size_t i : {std::size_t{0}, n - 1})
+            o << "<text x=\"" << px(i) << "\" y=\"" << y0 + kPanelH + 14
+              << "\" text-anchor=\"middle\">" << escape(value_text(axis.values[i])) << "</text>\n";
+        for (std::size_t s = 0; s < L.series.size(); ++s) {
+            if (L.series[s].workload != w) continue;
+            const char* colour = kColours[L.series[s].config % kColourCount];
+            std::string path;
+            bool pen_down = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (!L.y[s][i]) {
+                    pen_down = false;
+                    continue;
+                }
+                path += (pen_down ? "L" : "M") + fmt(px(i)) + "," + fmt(py(*L.y[s][i])) + " ";
+                pen_down = true;
+                o << "<circle cx=\"" << px(i) << "\" cy=\"" << py(*L.y[s][i])
+                  << "\" r=\"2\" fill=\"" << colour << "\"><title>" << escape(L.series[s].name)
+                  << ": " << fmt(*L.y[s][i]) << "</title></circle>\n";
+            }
+            o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
+              << "\" stroke-width=\"1.5\"/>\n";
+        }
+    }
+    o << "<text x=\"" << width / 2 << "\" y=\"" << height - 10 << "\" text-anchor=\"middle\">"
+      << escape(dimension_label(spec, d)) << "; y: " << escape(ylabel) << "</text>\n";
+    if (nc > 1)
+        for (std::size_t c = 0; c < nc; ++c) {
+            const double lx = cols * (kPanelW + kPadL) + 30, ly = kTopRow + 10 + 16 * c;
+            o << "<line x1=\"" << lx << "\" x2=\"" << lx + 20 << "\" y1=\"" << ly - 4 << "\" y2=\""
+              << ly - 4 << "\" stroke=\"" << kColours[c % kColourCount]
+              << "\" stroke-width=\"2\"/>\n<text x=\"" << lx + 26 << "\" y=\"" << ly << "\">"
+              << escape(config_label(spec.configs[c])) << "</text>\n";
+        }
+    o << "</svg>\n";
+    return o.str();
+}
 
 std::string line_chart(const SweepSpec& spec, const Values& values, const std::string& metric,
                        std::size_t d, bool normalise) {
     const Axis& axis = first_axis(spec, d);
     const std::size_t n = spec.dimension_size[d];
-    const std::vector<Series> series = all_series(spec);
-    // y[s][i]: the metric of series s at value i, the other axes at baseline.
-    std::vector<std::vector<std::optional<double>>> y(series.size(),
-                                                      std::vector<std::optional<double>>(n));
-    double lo = 1e300, hi = -1e300;
-    for (std::size_t s = 0; s < series.size(); ++s) {
-        std::vector<std::size_t> at = spec.baseline;
-        const auto base = values.at(point_number(spec, series[s].workload, series[s].config, at));
-        for (std::size_t i = 0; i < n; ++i) {
-            at[d] = i;
-            auto v = values.at(point_number(spec, series[s].workload, series[s].config, at));
-            if (v && normalise)
-                v = base && *base != 0 ? std::optional<double>(*v / *base) : std::nullopt;
-            y[s][i] = v;
-            if (v) lo = std::min(lo, *v), hi = std::max(hi, *v);
-        }
-    }
-    if (lo > hi) lo = 0, hi = 1;
-    if (lo > 0 && lo < hi * 0.5) lo = 0;  // from zero unless that flattens the lines
-    if (hi == lo) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1), lo -= (hi - lo);
-    // Ticks at round steps (1, 2 or 5 times a power of ten), the range widened to them.
-    const double tick = round_tick(hi - lo);
-    lo = std::floor(lo / tick) * tick;
-    hi = std::ceil(hi / tick) * tick;
+    const LineData L = line_data(spec, values, d, normalise);
+    if (L.series.size() > kMostSeries && spec.workloads.size() > 1)
+        return faceted_line_chart(spec, L, metric, d, normalise);
+    const std::vector<Series>& series = L.series;
+    const auto& y = L.y;
+    const double lo = L.lo, hi = L.hi, tick = L.tick;
     auto px = [&](std::size_t i) {
         return kLeft + (n == 1 ? 0.5 : static_cast<double>(i) / (n - 1)) * (kW - kLeft - kRight);
     };
@@ -283,13 +384,19 @@ std::string config_bars(const SweepSpec& spec, const Values& values, const std::
     return o.str();
 }
 
-// White to dark blue.
-std::string heat_colour(double t) {
-    t = std::clamp(t, 0.0, 1.0);
-    const int r = static_cast<int>(247 - t * (247 - 8)), g = static_cast<int>(251 - t * (251 - 48)),
-              b = static_cast<int>(255 - t * (255 - 107));
+// A diverging scale: -1 dark blue, 0 white, +1 dark red (ColorBrewer's
+// RdBu ends), so that the baseline is white and the sign of a change is
+// its hue.
+std::string diverging_colour(double t) {
+    t = std::clamp(t, -1.0, 1.0);
+    const double from[3] = {255, 255, 255};
+    const double to[3] = {t < 0 ? 33.0 : 178.0, t < 0 ? 102.0 : 24.0, t < 0 ? 172.0 : 43.0};
+    const double a = std::abs(t);
     char buf[16];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x",
+                  static_cast<int>(from[0] + a * (to[0] - from[0])),
+                  static_cast<int>(from[1] + a * (to[1] - from[1])),
+                  static_cast<int>(from[2] + a * (to[2] - from[2])));
     return buf;
 }
 
@@ -314,6 +421,11 @@ std::string heatmap(const SweepSpec& spec, const Values& values, const std::stri
             v[j][i] = x;
             if (x) lo = std::min(lo, *x), hi = std::max(hi, *x);
         }
+    // Centred on the baseline point's value: white there, the scale as far
+    // either way as the farthest cell.
+    const double centre = normalise ? 1.0 : base.value_or(lo <= hi ? (lo + hi) / 2 : 0.0);
+    const double reach =
+        lo <= hi ? std::max({std::abs(hi - centre), std::abs(lo - centre), 1e-12}) : 1.0;
     std::ostringstream o;
     const std::string label = metric + (normalise ? " / baseline" : "");
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h
@@ -321,8 +433,11 @@ std::string heatmap(const SweepSpec& spec, const Values& values, const std::stri
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     o << "<text x=\"" << w / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">"
       << escape(spec.name + ": " + label + ", " + series.name) << "</text>\n";
-    o << "<text x=\"" << w / 2 << "\" y=\"40\" text-anchor=\"middle\" fill=\"#666\">range "
-      << fmt(lo) << " (light) to " << fmt(hi) << " (dark)</text>\n";
+    o << "<text x=\"" << w / 2
+      << "\" y=\"40\" text-anchor=\"middle\" fill=\"#666\">white: the "
+         "baseline's "
+      << fmt(centre) << "; blue below, to " << fmt(centre - reach) << "; red above, to "
+      << fmt(centre + reach) << "</text>\n";
     for (std::size_t j = 0; j < ny; ++j) {
         const double y = top + (ny - 1 - j) * cell_h;
         o << "<text x=\"" << left - 6 << "\" y=\"" << y + cell_h / 2 + 4
@@ -330,13 +445,14 @@ std::string heatmap(const SweepSpec& spec, const Values& values, const std::stri
           << "</text>\n";
         for (std::size_t i = 0; i < nx; ++i) {
             const double x = left + i * cell_w;
-            const double t = v[j][i] && hi > lo ? (*v[j][i] - lo) / (hi - lo) : 0;
+            const double t = v[j][i] ? (*v[j][i] - centre) / reach : 0;
             o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell_w << "\" height=\""
-              << cell_h << "\" fill=\"" << (v[j][i] ? heat_colour(t) : "#ffffff")
-              << "\" stroke=\"white\"/>\n";
+              << cell_h << "\" fill=\"" << (v[j][i] ? diverging_colour(t) : "#f0f0f0")
+              << "\" stroke=\""
+              << (j == spec.baseline[dy] && i == spec.baseline[dx] ? "black" : "white") << "\"/>\n";
             o << "<text x=\"" << x + cell_w / 2 << "\" y=\"" << y + cell_h / 2 + 4
               << "\" text-anchor=\"middle\" font-size=\"9\" fill=\""
-              << (t > 0.55 ? "white" : "black") << "\">" << (v[j][i] ? fmt(*v[j][i]) : "-")
+              << (std::abs(t) > 0.6 ? "white" : "black") << "\">" << (v[j][i] ? fmt(*v[j][i]) : "-")
               << "</text>\n";
         }
     }

@@ -108,6 +108,11 @@ inline std::string as_written(double value, const std::string& like) {
     return b;
 }
 
+// The path of a kernel of the library (traces/kernels/NAME).
+inline std::string library_kernel(const std::string& name) {
+    return (fs::path(AGX_SOURCE_DIR) / "traces/kernels" / name).string();
+}
+
 // `v` with `digits` decimals.
 inline std::string fixed(double v, int digits) {
     char b[64];

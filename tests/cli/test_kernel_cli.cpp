@@ -33,10 +33,6 @@ const char* const kSpinKernel =
     "  jmp_exec_any loop\n"
     "  stop\n";
 
-std::string kernel(const std::string& name) {
-    return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
-}
-
 std::uint64_t cycles_of(const fs::path& stats) {
     return nlohmann::json::parse(slurp(stats)).at("cycles").get<std::uint64_t>();
 }
@@ -44,11 +40,11 @@ std::uint64_t cycles_of(const fs::path& stats) {
 }  // namespace
 
 TEST_CASE("run saxpy --dump y=y.npy: y equals a*x+y") {
-    agx::kernel::KernelWorkload k(agx::kernel::load_kernel(kernel("saxpy.agxk"), "", {}));
+    agx::kernel::KernelWorkload k(agx::kernel::load_kernel(library_kernel("saxpy.agxk"), "", {}));
     const auto x = agx::test::read_buffer<float>(k, "x");
     const auto y0 = agx::test::read_buffer<float>(k, "y");
     const fs::path y = scratch() / "y.npy";
-    auto r = agxsim("run " + kernel("saxpy.agxk") + " --config m1 --dump y=" + y.string());
+    auto r = agxsim("run " + library_kernel("saxpy.agxk") + " --config m1 --dump y=" + y.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(r.out.find("cycles") != std::string::npos);
@@ -67,7 +63,7 @@ TEST_CASE("a --launch file replaces the kernel's launch: buffers from .npy files
                                      "uniform u0_u1 buffer=x\nuniform u2_u3 buffer=y\n"
                                      "uniform u4 value=0 type=f32\n");
     const fs::path xs = scratch() / "x.npy", ys = scratch() / "y0.npy";
-    auto r = agxsim("run " + kernel("saxpy.agxk") + " -q --launch " + iota.string() +
+    auto r = agxsim("run " + library_kernel("saxpy.agxk") + " -q --launch " + iota.string() +
                     " --dump x=" + xs.string() + " --dump y=" + ys.string());
     INFO(r.err);
     REQUIRE(r.code == 0);  // a = 0: y stays as it was
@@ -79,7 +75,7 @@ TEST_CASE("a --launch file replaces the kernel's launch: buffers from .npy files
             "uniform u0_u1 buffer=x\nuniform u2_u3 buffer=y\n"
             "uniform u4 value=-2 type=f32\n");
     const fs::path raw = scratch() / "y.bin";
-    r = agxsim("run " + kernel("saxpy.agxk") + " -q --launch " + files.string() +
+    r = agxsim("run " + library_kernel("saxpy.agxk") + " -q --launch " + files.string() +
                " --dump y=" + raw.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
@@ -93,13 +89,13 @@ TEST_CASE("a --launch file replaces the kernel's launch: buffers from .npy files
 TEST_CASE("a recorded kernel simulates to the same cycles as the kernel") {
     const fs::path trace = scratch() / "collatz.agxb", a = scratch() / "a.json",
                    b = scratch() / "b.json";
-    auto r = agxsim("kernel record " + kernel("collatz.agxk") +
+    auto r = agxsim("kernel record " + library_kernel("collatz.agxk") +
                     " --config m1 --set launch.n=2048 -o " + trace.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(r.out.find("recorded 64 simds") != std::string::npos);
-    r = agxsim("run " + kernel("collatz.agxk") + " --config m1 --set launch.n=2048 -q --stats " +
-               a.string());
+    r = agxsim("run " + library_kernel("collatz.agxk") +
+               " --config m1 --set launch.n=2048 -q --stats " + a.string());
     REQUIRE(r.code == 0);
     r = agxsim("run " + trace.string() + " --config m1 -q --stats " + b.string());
     INFO(r.err);
@@ -112,9 +108,10 @@ TEST_CASE("a recorded kernel simulates to the same cycles as the kernel") {
 TEST_CASE("a recorded reduction with barriers and atomics simulates to the same cycles") {
     const fs::path trace = scratch() / "reduce.agxb", a = scratch() / "a.json",
                    b = scratch() / "b.json";
-    REQUIRE(agxsim("kernel record " + kernel("reduce_sum.agxk") + " -o " + trace.string()).code ==
+    REQUIRE(agxsim("kernel record " + library_kernel("reduce_sum.agxk") + " -o " + trace.string())
+                .code == 0);
+    REQUIRE(agxsim("run " + library_kernel("reduce_sum.agxk") + " -q --stats " + a.string()).code ==
             0);
-    REQUIRE(agxsim("run " + kernel("reduce_sum.agxk") + " -q --stats " + a.string()).code == 0);
     REQUIRE(agxsim("run " + trace.string() + " -q --stats " + b.string()).code == 0);
     CHECK(cycles_of(a) == cycles_of(b));
 }
@@ -123,7 +120,7 @@ TEST_CASE("run says what it wrote: each dump, the statistics and the report") {
     const fs::path dump = scratch() / "said_y.npy", raw = scratch() / "said_x.bin",
                    stats = scratch() / "said.json", report = scratch() / "said_report";
     fs::remove_all(report);
-    const std::string saxpy = kernel("saxpy.agxk") + " --set launch.n=256";
+    const std::string saxpy = library_kernel("saxpy.agxk") + " --set launch.n=256";
     const Result r =
         agxsim("run " + saxpy + " --dump y=" + dump.string() + " --dump x=" + raw.string() +
                " --stats " + stats.string() + " --report " + report.string());
@@ -229,7 +226,7 @@ TEST_CASE("kernel-only options are refused for a trace") {
     r = agxsim("run " + example("ffma_chain.trace") + " --dump y=y.npy");
     CHECK(r.code == 2);
     CHECK(r.err.find("only a kernel has buffers") != std::string::npos);
-    r = agxsim("run " + kernel("saxpy.agxk") + " --set launch.gridd=64");
+    r = agxsim("run " + library_kernel("saxpy.agxk") + " --set launch.gridd=64");
     CHECK(r.code == 2);
     CHECK(r.err.find("unknown launch key or parameter") != std::string::npos);
 }

@@ -120,7 +120,8 @@ TEST_CASE("a trace's profile has one entry per line, with its text") {
     }
 }
 
-TEST_CASE("run --report writes the summary, the profile and a CPI stack per core and scheduler") {
+TEST_CASE(
+    "run --report writes the summary, the profile and a CPI stack of the chip and each core") {
     const fs::path dir = scratch() / "report";
     Result r = agxsim("run " + std::string(AGX_SOURCE_DIR) +
                       "/traces/kernels/reduce_sum.agxk --cores 2 -q --report " + dir.string());
@@ -134,8 +135,19 @@ TEST_CASE("run --report writes the summary, the profile and a CPI stack per core
     const std::string svg = slurp(dir / "cpi_stack.svg");
     CHECK(svg.rfind("<svg", 0) == 0);
     CHECK(svg.find("</svg>") != std::string::npos);
-    for (const char* bar : {">core 0<", ">core 1<", ">  scheduler 3<"})
+    for (const char* bar : {">chip (2 cores)<", ">core 0<", ">core 1<"})
         CHECK(svg.find(bar) != std::string::npos);
+    CHECK(svg.find(">  scheduler") == std::string::npos);  // a chip's bars are its cores'
+    // Nothing runs past the right edge: each left-anchored text, at most 7 px
+    // a character in the 12 px font, ends inside the 900 px picture.
+    for (auto at = svg.find("<text x=\""); at != std::string::npos;
+         at = svg.find("<text x=\"", at + 1)) {
+        const auto close = svg.find('>', at), end = svg.find("</text>", close);
+        if (svg.substr(at, close - at).find("text-anchor") != std::string::npos) continue;
+        const double x = std::stod(svg.substr(at + 9));
+        INFO(svg.substr(at, end - at));
+        CHECK(x + 7.0 * static_cast<double>(end - close - 1) <= 900);
+    }
     CHECK(svg.find("<title>issue: 1.000 cycles per instruction</title>") != std::string::npos);
     // Only the run's own directory, nothing left beside it.
     for (const auto& e : fs::directory_iterator(scratch()))

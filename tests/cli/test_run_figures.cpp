@@ -24,16 +24,13 @@ nlohmann::json run_stats(const std::string& args, std::string* summary = nullptr
     return nlohmann::json::parse(slurp(stats));
 }
 
-std::string kernel(const char* name) {
-    return (fs::path(AGX_SOURCE_DIR) / "traces/kernels" / name).string();
-}
-
 }  // namespace
 
 TEST_CASE(
     "run reports simulated seconds, GFLOP/s and GB/s: saxpy's are its launch's over its time") {
     std::string summary;
-    const auto j = run_stats(kernel("saxpy.agxk") + " --config m1 --set launch.n=16384", &summary);
+    const auto j =
+        run_stats(library_kernel("saxpy.agxk") + " --config m1 --set launch.n=16384", &summary);
     const double n = 16384;
     const double cycles = j.at("cycles").get<double>();
     CHECK(j.at("clock_ghz").get<double>() == Approx(1.278));
@@ -56,13 +53,13 @@ TEST_CASE(
 TEST_CASE("run counts a GEMM's 2 n^3 flops, from fused multiply-adds or simd matrix instructions") {
     for (const char* k : {"sgemm_tiled.agxk", "sgemm_simd_matrix.agxk"}) {
         INFO(k);
-        const auto j = run_stats(kernel(k) + " --config m1 --set launch.n=64");
+        const auto j = run_stats(library_kernel(k) + " --config m1 --set launch.n=64");
         CHECK(j.at("flops").get<double>() == 2.0 * 64 * 64 * 64);
     }
 }
 
 TEST_CASE("the FP32 peak is the simulated cores': m1-max's 32 cores reach 10.6 TFLOP/s") {
-    const auto j =
-        run_stats(kernel("saxpy.agxk") + " --config m1-max --cores all --set launch.n=8192");
+    const auto j = run_stats(library_kernel("saxpy.agxk") +
+                             " --config m1-max --cores all --set launch.n=8192");
     CHECK(j.at("fp32_peak_gflop_per_s").get<double>() == Approx(32 * 4 * 32 * 2 * 1.296));
 }

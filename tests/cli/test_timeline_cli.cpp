@@ -17,10 +17,6 @@ using namespace agx_test;
 
 namespace {
 
-std::string kernel(const std::string& name) {
-    return std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + name;
-}
-
 // Checks every event's fields and that no two slices of a track overlap;
 // returns the instructions the slices hold.
 std::uint64_t check_events(const nlohmann::json& t) {
@@ -79,8 +75,8 @@ std::uint64_t check_events(const nlohmann::json& t) {
 
 TEST_CASE("a timeline is well-formed trace-event JSON whose slices add up to the issues") {
     const fs::path t = scratch() / "t.json", s = scratch() / "s.json";
-    const Result r = agxsim("run " + kernel("reduce_sum.agxk") + " --cores 2 -q --timeline " +
-                            t.string() + " --stats " + s.string());
+    const Result r = agxsim("run " + library_kernel("reduce_sum.agxk") +
+                            " --cores 2 -q --timeline " + t.string() + " --stats " + s.string());
     INFO(r.err);
     REQUIRE(r.code == 0);
     const auto timeline = nlohmann::json::parse(slurp(t));
@@ -108,7 +104,7 @@ TEST_CASE("a timeline is well-formed trace-event JSON whose slices add up to the
 
 TEST_CASE("a timeline window keeps only its cycles, and the cap stops it with a message") {
     const fs::path t = scratch() / "w.json";
-    Result r = agxsim("run " + kernel("reduce_sum.agxk") + " -q --timeline " + t.string() +
+    Result r = agxsim("run " + library_kernel("reduce_sum.agxk") + " -q --timeline " + t.string() +
                       " --timeline-window 2000:3000");
     INFO(r.err);
     REQUIRE(r.code == 0);
@@ -121,7 +117,7 @@ TEST_CASE("a timeline window keeps only its cycles, and the cap stops it with a 
         }
 
     const fs::path c = scratch() / "c.json";
-    r = agxsim("run " + kernel("reduce_sum.agxk") + " -q --timeline " + c.string() +
+    r = agxsim("run " + library_kernel("reduce_sum.agxk") + " -q --timeline " + c.string() +
                " --timeline-max-events 100");
     REQUIRE(r.code == 0);
     CHECK(r.err.find("the timeline stopped at ") != std::string::npos);
@@ -130,7 +126,7 @@ TEST_CASE("a timeline window keeps only its cycles, and the cap stops it with a 
     CHECK(capped.at("otherData").at("events").get<int>() <= 100);  // a request's pair or nothing
     CHECK(capped.at("otherData").at("events").get<int>() >= 99);
 
-    r = agxsim("run " + kernel("reduce_sum.agxk") + " -q --timeline " + c.string() +
+    r = agxsim("run " + library_kernel("reduce_sum.agxk") + " -q --timeline " + c.string() +
                " --timeline-window 30:20");
     CHECK(r.code == 2);
     CHECK(r.err.find("--timeline-window 30:20: the window is empty") != std::string::npos);

@@ -36,7 +36,8 @@ Result validate(const fs::path& cache, const fs::path& report, const std::string
 
 }  // namespace
 
-TEST_CASE("validate --cache: a later run reads each simulation back, and another config runs anew") {
+TEST_CASE(
+    "validate --cache: a later run reads each simulation back, and another config runs anew") {
     const fs::path cache = scratch() / "cache";
     fs::create_directories(cache);
     std::ofstream(cache / kOtherBuild) << "1 1 1\n";  // a result of another build
