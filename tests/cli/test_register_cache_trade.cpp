@@ -86,11 +86,17 @@ std::string simulate_row(unsigned entries, unsigned active) {
                             (data / "ilp_occupancy.json").string() + sets +
                             shared_validate_cache() + " --report " + ilp.string());
     REQUIRE(a.code == 0);
+    // Only the rows of the table's three figures.
     const Result b = agxsim("validate --config m1-max --summary-only -m " +
-                            (data / "float_sequences.json").string() + " " +
-                            (data / "int_sequences.json").string() + sets +
+                            (data / "float_sequences.json").string() + " --only FMEDIAN" + sets +
                             shared_validate_cache() + " --report " + med.string());
     REQUIRE(b.code == 0);
+    const fs::path absdiff = med.string() + "-absdiff";
+    const Result c =
+        agxsim("validate --config m1-max --summary-only -m " +
+               (data / "int_sequences.json").string() + " --only ABSDIFF32/throughput" + sets +
+               shared_validate_cache() + " --report " + absdiff.string());
+    REQUIRE(c.code == 0);
     std::ifstream in(ilp / "summary.json");
     const auto s = nlohmann::json::parse(in).at("ilp_occupancy");
     const fs::path csv = med / "results.csv";
@@ -99,7 +105,9 @@ std::string simulate_row(unsigned entries, unsigned active) {
            pct(s.at("p90_percent").get<double>()) + " | " +
            signed_pct(error_of(csv, "float_sequences/FMEDIAN32/throughput/m1-max")) + " | " +
            signed_pct(error_of(csv, "float_sequences/FMEDIAN16/throughput/m1-max")) + " | " +
-           signed_pct(error_of(csv, "int_sequences/ABSDIFF32/throughput/m1-max")) + " |";
+           signed_pct(
+               error_of(absdiff / "results.csv", "int_sequences/ABSDIFF32/throughput/m1-max")) +
+           " |";
 }
 
 }  // namespace
