@@ -25,26 +25,27 @@ void expect(bool ok, const char* what) {
     if (!ok) throw std::invalid_argument(std::string("binary trace writer: ") + what);
 }
 
-// A section being written: its records since its last chunk was written, and
-// the entries of the chunks it has written.
-struct OpenSection {
-    SectionEntry entry;
-    std::vector<unsigned char> chunk;  // grows to at most kChunkBytes
-    Deltas deltas;                     // of the chunk's records so far
-    unsigned depth = 0;                // repeat blocks open
-    std::vector<ChunkEntry> chunks;
-    bool open = false;
-};
-
-struct ClosedSection {
-    SectionEntry entry;
-    std::vector<ChunkEntry> chunks;
-};
-
 }  // namespace
 
 struct BinarySectionsWriter::State {
     explicit State(std::ostream& o) : out(o) {}
+
+    // A section being written: its records since its last chunk was
+    // written, and the entries of the chunks it has written. (Members, not
+    // file-local types: a member of State may not have a type of an
+    // anonymous namespace once a unity build includes this file.)
+    struct OpenSection {
+        SectionEntry entry;
+        std::vector<unsigned char> chunk;  // grows to at most kChunkBytes
+        Deltas deltas;                     // of the chunk's records so far
+        unsigned depth = 0;                // repeat blocks open
+        std::vector<ChunkEntry> chunks;
+        bool open = false;
+    };
+    struct ClosedSection {
+        SectionEntry entry;
+        std::vector<ChunkEntry> chunks;
+    };
 
     std::ostream& out;
     std::uint64_t written = 0;
@@ -140,7 +141,7 @@ BinarySectionsWriter::Section BinarySectionsWriter::open_section(std::uint32_t f
     } else {
         st.slots.emplace_back();
     }
-    OpenSection& o = st.slots[s];
+    State::OpenSection& o = st.slots[s];
     o.entry = {first_simd, last_simd, 0, 0};
     o.chunk.clear();
     o.deltas = {};
@@ -152,7 +153,7 @@ BinarySectionsWriter::Section BinarySectionsWriter::open_section(std::uint32_t f
 
 void BinarySectionsWriter::instruction(Section s, const Instruction& in) {
     State& st = *state_;
-    OpenSection& o = st.open_one(s);
+    State::OpenSection& o = st.open_one(s);
     auto it = st.mnemonic_ids.find(in.opcode);
     if (it == st.mnemonic_ids.end()) {
         expect(st.mnemonic_ids.size() < 0xffff, "more than 65535 mnemonics");
@@ -172,7 +173,7 @@ void BinarySectionsWriter::instruction(Section s, const Instruction& in) {
 
 void BinarySectionsWriter::begin_repeat(Section s, std::uint32_t count) {
     State& st = *state_;
-    OpenSection& o = st.open_one(s);
+    State::OpenSection& o = st.open_one(s);
     expect(count >= 1, "repeat count 0");
     expect(o.depth < kMaxRepeatNesting, "repeat blocks nested too deep");
     ++o.depth;
@@ -184,7 +185,7 @@ void BinarySectionsWriter::begin_repeat(Section s, std::uint32_t count) {
 
 void BinarySectionsWriter::end_repeat(Section s) {
     State& st = *state_;
-    OpenSection& o = st.open_one(s);
+    State::OpenSection& o = st.open_one(s);
     expect(o.depth > 0, "end_repeat() without a repeat block");
     --o.depth;
     const unsigned char record = kEndRepeatRecord;
@@ -194,7 +195,7 @@ void BinarySectionsWriter::end_repeat(Section s) {
 
 void BinarySectionsWriter::close_section(Section s) {
     State& st = *state_;
-    OpenSection& o = st.open_one(s);
+    State::OpenSection& o = st.open_one(s);
     expect(o.depth == 0, "a section closed inside a repeat");
     const unsigned char record = kEndSectionRecord;
     st.append(o, &record, 1);
@@ -210,15 +211,15 @@ void BinarySectionsWriter::finish() {
     expect(st.begun && !st.finished, "finish() before begin() or twice");
     expect(st.free_slots.size() == st.slots.size(), "finish() with a section open");
     st.finished = true;
-    std::vector<ClosedSection>& sections = st.closed;
+    std::vector<State::ClosedSection>& sections = st.closed;
     std::stable_sort(sections.begin(), sections.end(),
-                     [](const ClosedSection& a, const ClosedSection& b) {
+                     [](const State::ClosedSection& a, const State::ClosedSection& b) {
                          return a.entry.first_simd < b.entry.first_simd;
                      });
     st.check_coverage(sections);
     // The chunk table lists each section's chunks together, in section order.
     std::uint64_t chunk_count = 0;
-    for (ClosedSection& s : sections) {
+    for (State::ClosedSection& s : sections) {
         s.entry.first_chunk = chunk_count;
         s.entry.chunk_count = s.chunks.size();
         chunk_count += s.chunks.size();
@@ -251,7 +252,7 @@ void BinarySectionsWriter::finish() {
         put(&len, 1);
         put(m.data(), m.size());
     }
-    for (const ClosedSection& s : sections) {
+    for (const State::ClosedSection& s : sections) {
         unsigned char e[kSectionEntryBytes];
         store<std::uint32_t>(e, s.entry.first_simd);
         store<std::uint32_t>(e + 4, s.entry.last_simd);
@@ -259,7 +260,7 @@ void BinarySectionsWriter::finish() {
         store<std::uint64_t>(e + 16, s.entry.chunk_count);
         put(e, sizeof e);
     }
-    for (const ClosedSection& s : sections)
+    for (const State::ClosedSection& s : sections)
         for (const ChunkEntry& c : s.chunks) {
             unsigned char e[kChunkEntryBytes] = {};
             store<std::uint64_t>(e, c.offset);
