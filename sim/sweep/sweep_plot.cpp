@@ -116,6 +116,41 @@ double round_tick(double hi) {
 
 constexpr double kW = 800, kH = 480, kLeft = 80, kRight = 260, kTop = 50, kBottom = 60;
 
+// One series as a line through its points, each point a dot titled with
+// its value; a missing value lifts the pen.
+template <class PX, class PY>
+void draw_series(std::ostringstream& o, const std::vector<std::optional<double>>& y, PX px, PY py,
+                 const char* colour, const std::string& name, double radius) {
+    std::string path;
+    bool pen_down = false;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        if (!y[i]) {
+            pen_down = false;
+            continue;
+        }
+        path += (pen_down ? "L" : "M") + fmt(px(i)) + "," + fmt(py(*y[i])) + " ";
+        pen_down = true;
+        o << "<circle cx=\"" << px(i) << "\" cy=\"" << py(*y[i]) << "\" r=\"" << radius
+          << "\" fill=\"" << colour << "\"><title>" << escape(name) << ": " << fmt(*y[i])
+          << "</title></circle>\n";
+    }
+    o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
+      << "\" stroke-width=\"1.5\"/>\n";
+}
+
+// Horizontal grid lines at each tick from lo to hi between x0 and x1, each
+// labelled at the left.
+template <class PY>
+void draw_y_grid(std::ostringstream& o, double lo, double hi, double tick, double x0, double x1,
+                 PY py, const char* stroke) {
+    for (double v = lo; v <= hi + tick * 1e-6; v += tick) {
+        o << "<line x1=\"" << x0 << "\" x2=\"" << x1 << "\" y1=\"" << py(v) << "\" y2=\"" << py(v)
+          << "\" stroke=\"" << stroke << "\"/>\n";
+        o << "<text x=\"" << x0 - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">" << fmt(v)
+          << "</text>\n";
+    }
+}
+
 // Every series' metric along dimension d, the other axes at the baseline
 // (y[s][i]: series s at value i), and the y range the charts draw: from zero
 // (so that a line's height is its size: a 0.4% change stays a 0.4% change,
@@ -189,12 +224,7 @@ std::string faceted_line_chart(const SweepSpec& spec, const LineData& L, const s
           << escape(spec.workloads[w].name) << "</text>\n";
         o << "<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << kPanelW << "\" height=\""
           << kPanelH << "\" fill=\"none\" stroke=\"#999\"/>\n";
-        for (double v = L.lo; v <= L.hi + L.tick * 1e-6; v += L.tick) {
-            o << "<line x1=\"" << x0 << "\" x2=\"" << x0 + kPanelW << "\" y1=\"" << py(v)
-              << "\" y2=\"" << py(v) << "\" stroke=\"#eee\"/>\n";
-            o << "<text x=\"" << x0 - 4 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">"
-              << fmt(v) << "</text>\n";
-        }
+        draw_y_grid(o, L.lo, L.hi, L.tick, x0, x0 + kPanelW, py, "#eee");
         o << "<line x1=\"" << px(spec.baseline[d]) << "\" x2=\"" << px(spec.baseline[d])
           << "\" y1=\"" << y0 << "\" y2=\"" << y0 + kPanelH
           << "\" stroke=\"#bbb\" stroke-dasharray=\"2 3\"/>\n";
@@ -203,22 +233,8 @@ std::string faceted_line_chart(const SweepSpec& spec, const LineData& L, const s
               << "\" text-anchor=\"middle\">" << escape(value_text(axis.values[i])) << "</text>\n";
         for (std::size_t s = 0; s < L.series.size(); ++s) {
             if (L.series[s].workload != w) continue;
-            const char* colour = kColours[L.series[s].config % kColourCount];
-            std::string path;
-            bool pen_down = false;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (!L.y[s][i]) {
-                    pen_down = false;
-                    continue;
-                }
-                path += (pen_down ? "L" : "M") + fmt(px(i)) + "," + fmt(py(*L.y[s][i])) + " ";
-                pen_down = true;
-                o << "<circle cx=\"" << px(i) << "\" cy=\"" << py(*L.y[s][i])
-                  << "\" r=\"2\" fill=\"" << colour << "\"><title>" << escape(L.series[s].name)
-                  << ": " << fmt(*L.y[s][i]) << "</title></circle>\n";
-            }
-            o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
-              << "\" stroke-width=\"1.5\"/>\n";
+            draw_series(o, L.y[s], px, py, kColours[L.series[s].config % kColourCount],
+                        L.series[s].name, 2);
         }
     }
     o << "<text x=\"" << width / 2 << "\" y=\"" << height - 10 << "\" text-anchor=\"middle\">"
@@ -259,12 +275,7 @@ std::string line_chart(const SweepSpec& spec, const Values& values, const std::s
       << escape(spec.name + ": " + ylabel + " against " + dimension_label(spec, d)) << "</text>\n";
     o << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kW - kLeft - kRight
       << "\" height=\"" << kH - kTop - kBottom << "\" fill=\"none\" stroke=\"black\"/>\n";
-    for (double v = lo; v <= hi + tick * 1e-6; v += tick) {
-        o << "<line x1=\"" << kLeft << "\" x2=\"" << kW - kRight << "\" y1=\"" << py(v)
-          << "\" y2=\"" << py(v) << "\" stroke=\"#e8e8e8\"/>\n";
-        o << "<text x=\"" << kLeft - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">"
-          << fmt(v) << "</text>\n";
-    }
+    draw_y_grid(o, lo, hi, tick, kLeft, kW - kRight, py, "#e8e8e8");
     if (normalise && lo < 1 && hi > 1)
         o << "<line x1=\"" << kLeft << "\" x2=\"" << kW - kRight << "\" y1=\"" << py(1)
           << "\" y2=\"" << py(1) << "\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n";
@@ -281,21 +292,7 @@ std::string line_chart(const SweepSpec& spec, const Values& values, const std::s
       << kH / 2 << ")\">" << escape(ylabel) << "</text>\n";
     for (std::size_t s = 0; s < series.size(); ++s) {
         const char* colour = kColours[s % kColourCount];
-        std::string path;  // a missing value lifts the pen
-        bool pen_down = false;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!y[s][i]) {
-                pen_down = false;
-                continue;
-            }
-            path += (pen_down ? "L" : "M") + fmt(px(i)) + "," + fmt(py(*y[s][i])) + " ";
-            pen_down = true;
-            o << "<circle cx=\"" << px(i) << "\" cy=\"" << py(*y[s][i]) << "\" r=\"3\" fill=\""
-              << colour << "\"><title>" << escape(series[s].name) << ": " << fmt(*y[s][i])
-              << "</title></circle>\n";
-        }
-        o << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << colour
-          << "\" stroke-width=\"1.5\"/>\n";
+        draw_series(o, y[s], px, py, colour, series[s].name, 3);
         const double ly = kTop + 10 + 16 * s;
         o << "<line x1=\"" << kW - kRight + 15 << "\" x2=\"" << kW - kRight + 35 << "\" y1=\""
           << ly - 4 << "\" y2=\"" << ly - 4 << "\" stroke=\"" << colour
@@ -344,12 +341,7 @@ std::string config_bars(const SweepSpec& spec, const Values& values, const std::
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     o << "<text x=\"" << kBarLeft << "\" y=\"25\" font-size=\"14\">"
       << escape(spec.name + ": " + ylabel + " by config") << "</text>\n";
-    for (double v = 0; v <= hi + tick * 1e-6; v += tick) {
-        o << "<line x1=\"" << kBarLeft << "\" x2=\"" << kBarLeft + nw * group << "\" y1=\"" << py(v)
-          << "\" y2=\"" << py(v) << "\" stroke=\"#e8e8e8\"/>\n";
-        o << "<text x=\"" << kBarLeft - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">"
-          << fmt(v) << "</text>\n";
-    }
+    draw_y_grid(o, 0, hi, tick, kBarLeft, kBarLeft + nw * group, py, "#e8e8e8");
     if (normalise && hi > 1)
         o << "<line x1=\"" << kBarLeft << "\" x2=\"" << kBarLeft + nw * group << "\" y1=\"" << py(1)
           << "\" y2=\"" << py(1) << "\" stroke=\"#888\" stroke-dasharray=\"4 3\"/>\n";
