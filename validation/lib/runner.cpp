@@ -87,6 +87,7 @@ std::vector<SimulatedFigure> simulate_benchmarks(
     }
     std::vector<Outcome> outcomes(jobs.size());
     std::vector<std::string> keys(cache ? jobs.size() : 0);
+    const std::uint64_t config_digest = cache ? cache->config_digest(cfg) : 0;
 
     struct Running {
         std::size_t job;
@@ -99,7 +100,7 @@ std::vector<SimulatedFigure> simulate_benchmarks(
         while (next < jobs.size() && running.size() < parallel) {
             const Job& job = jobs[next];
             if (cache) {
-                keys[next] = cache->key(cfg, defs[job.def], job.repetitions);
+                keys[next] = cache->key(config_digest, defs[job.def], job.repetitions);
                 if (const auto stored = cache->find(keys[next])) {
                     outcomes[next] = parse(*stored);
                     if (outcomes[next].error.empty()) {

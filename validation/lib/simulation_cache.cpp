@@ -65,13 +65,19 @@ SimulationCache::SimulationCache(const fs::path& dir) : dir_(dir) {
     }
 }
 
-std::string SimulationCache::key(const MachineConfig& cfg, const BenchmarkDefinition& def,
+std::uint64_t SimulationCache::config_digest(const MachineConfig& cfg) const {
+    const std::string text = config_to_json(cfg, false).dump();
+    return fnv1a(text.data(), text.size());
+}
+
+std::string SimulationCache::key(std::uint64_t config_digest, const BenchmarkDefinition& def,
                                  std::uint32_t repetitions) const {
     nlohmann::json benchmark = to_json(def);
     benchmark.erase("name");  // a label: the same benchmark under two names simulates alike
-    const std::string text = config_to_json(cfg, false).dump() + "\n" + benchmark.dump() + "\n" +
-                             std::to_string(repetitions);
-    return executable_ + "-" + hex16(fnv1a(text.data(), text.size()));
+    // FNV-1a goes on from the config's digest: the key of config, benchmark
+    // and length together.
+    const std::string text = "\n" + benchmark.dump() + "\n" + std::to_string(repetitions);
+    return executable_ + "-" + hex16(fnv1a(text.data(), text.size(), config_digest));
 }
 
 std::optional<std::string> SimulationCache::find(const std::string& key) const {

@@ -27,8 +27,11 @@ class SimulationCache {
     // it cannot, or when this executable cannot be read to identify it.
     explicit SimulationCache(const std::filesystem::path& dir);
 
+    // The digest of a machine config (every value), computed once for the
+    // keys of all its simulations.
+    std::uint64_t config_digest(const MachineConfig& cfg) const;
     // The file name of a simulation's result in the directory.
-    std::string key(const MachineConfig& cfg, const BenchmarkDefinition& def,
+    std::string key(std::uint64_t config_digest, const BenchmarkDefinition& def,
                     std::uint32_t repetitions) const;
     // A stored result (the simulating child's line), if any.
     std::optional<std::string> find(const std::string& key) const;
