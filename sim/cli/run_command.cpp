@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "sim/stats/instruction_profile.hpp"
 #include "sim/stats/timeline.hpp"
 #include "sim/timing/occupancy.hpp"
+#include "sim/timing/sampling_plan.hpp"
 #include "sim/trace/functional_run.hpp"
 
 namespace agx::cli {
@@ -44,6 +46,8 @@ struct RunArgs {
     std::string cores = "1";
     bool quiet = false;
     bool functional = false;
+    bool sample = false;
+    std::string sample_plan;
     KernelOptions kernel;
     std::vector<std::string> dumps;  // NAME=FILE
 };
@@ -159,7 +163,14 @@ int run(RunArgs args) {
     declare_input(resolve_config_path(args.config));
     const MachineConfig cfg = load_config(args.config, args.overrides);
     const unsigned cores = parse_cores(args.cores, cfg);
-    if (args.functional) return run_functional(args, cfg, cores);
+    if (args.functional) {
+        if (args.sample || !args.sample_plan.empty())
+            throw InputError("--sample", "samples a timed run; --functional has no timing");
+        return run_functional(args, cfg, cores);
+    }
+    std::optional<SamplingPlan> sampling;
+    if (args.sample || !args.sample_plan.empty())
+        sampling = parse_sampling_plan(args.sample_plan, "--sample-plan " + args.sample_plan);
     std::unique_ptr<OutputFile> stats_file;
     if (!args.stats.empty()) stats_file = std::make_unique<OutputFile>(args.stats);
     std::unique_ptr<OutputFile> profile_file;
@@ -190,6 +201,7 @@ int run(RunArgs args) {
 
     RunOptions options;
     options.cores = cores;
+    options.sampling = sampling;
     InstructionProfile profile;
     ObserverList observers;
     if (profile_file || report) observers.add(&profile);
@@ -281,6 +293,13 @@ void add_run_command(CLI::App& app, Action& action) {
     cmd->add_flag("--functional", args->functional,
                   "Kernels: execute with no timing, for results and --dump only (threadgroups "
                   "run as many at a time as --cores hold)");
+    cmd->add_flag("--sample", args->sample,
+                  "Sampled simulation: the first waves of threadgroups and then one wave in "
+                  "ten in detail, the rest executed with no timing; cycles and stall shares "
+                  "are estimated, with a 95% bound (docs/performance.md, 'Sampled simulation')");
+    cmd->add_option("--sample-plan", args->sample_plan,
+                    "The sampling's waves, implies --sample: warmup=2,period=10,sample=1,"
+                    "tolerance=0.1,min_wave=128 (any of the keys)");
     cmd->add_option("--dump", args->dumps,
                     "Kernels: write a buffer's final contents, NAME=FILE (.npy by extension, "
                     "else raw bytes; repeatable)");

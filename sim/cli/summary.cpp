@@ -44,6 +44,7 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
         << " simds) per core, limited by " << r.residency.limited_by << "\n";
     out << "  cycles            " << r.cycles << " (" << time_text(r.seconds()) << " at "
         << format_number("%.3f", r.clock_ghz) << " GHz)\n";
+    if (r.sampling) print_sampling(out, *r.sampling);
     out << "  simd instructions " << r.simd_instructions << "\n";
     out << "  IPC per core      " << format_number("%.3f", r.ipc_per_core()) << " ("
         << format_number("%.1f", 100.0 * r.issue_slot_share()) << "% of the issue slots, "
@@ -75,6 +76,24 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
     out << "  host              " << format_number("%.3f s", r.host_seconds) << ", "
         << si(r.simd_instructions / secs) << "SIMD-instructions/s, " << si(r.cycles / secs)
         << "cycles/s\n";
+}
+
+void print_sampling(std::ostream& out, const SamplingEstimate& e) {
+    out << "  sampled           estimate ";
+    if (e.error_bound_cycles < 0)
+        out << "with no bound (one sample: too few waves to judge the spread)";
+    else
+        out << "+- " << format_number("%.0f", e.error_bound_cycles) << " cycles ("
+            << format_number("%.1f", e.estimated_cycles > 0
+                                         ? 100.0 * e.error_bound_cycles / e.estimated_cycles
+                                         : 0.0)
+            << "%, 95%)";
+    out << "; " << e.detailed_threadgroups << " threadgroups in detail (" << e.simulated_cycles
+        << " cycles, " << e.samples << " samples), " << e.skipped_threadgroups
+        << " with no timing\n";
+    if (e.behaviour_changes > 0)
+        out << "  sampled           the kernel's behaviour changed between samples: "
+            << e.behaviour_changes << " period(s) ran whole in detail\n";
 }
 
 void print_functional_summary(std::ostream& out, const MachineConfig& cfg, const Workload& workload,

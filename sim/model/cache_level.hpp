@@ -69,6 +69,19 @@ class CacheLevel : public sc_core::sc_module, public StatsSource {
     void observe_memory(MemoryObserver* o) { memory_observer_ = o; }
     // Installs [address, address + bytes) before the run, uncounted.
     void preload(std::uint64_t address, std::uint64_t bytes);
+    // Functional warming: the line at `address` read or written with no
+    // timing and no statistics, the tags left as a timed access leaves them.
+    // Returns what the level below would see: a read of the line on a read
+    // miss, and the write-back of a dirty victim.
+    struct WarmResult {
+        bool read_below = false;
+        bool write_back = false;
+        std::uint64_t write_back_address = 0;
+    };
+    WarmResult warm(std::uint64_t address, bool write) {
+        const TagResult t = tags_.warm(address, write);
+        return {!t.hit && !write, t.evicted_dirty, t.evicted_address};
+    }
 
   private:
     struct Link {

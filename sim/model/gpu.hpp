@@ -24,6 +24,17 @@ class Gpu : public sc_core::sc_module {
     CacheLevel slc;
     Dram dram;
 
+    // Functional warming of the shared levels for a device access the cores
+    // did not simulate (a sampled run's skipped threadgroups): the L2 and SLC
+    // tags, their write-backs included, end as the access would leave them.
+    // The cores' L1s (refilled within a sample) and DRAM's open rows are
+    // left alone.
+    void warm(std::uint64_t address, bool write) {
+        const CacheLevel::WarmResult a = l2.warm(address, write);
+        if (a.write_back) slc.warm(a.write_back_address, true);
+        if (a.read_below) slc.warm(address, false);
+    }
+
     // Tells `o` of every request the memory hierarchy serves (null: none).
     void observe_memory(MemoryObserver* o) {
         for (auto& c : cores) {

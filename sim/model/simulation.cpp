@@ -1,16 +1,50 @@
 #include "sim/model/simulation.hpp"
 
 #include <chrono>
+#include <cmath>
 
 #include <systemc>
 
 #include "sim/model/gpu.hpp"
 #include "sim/model/stats.hpp"
 #include "sim/model/stats_tree.hpp"
+#include "sim/trace/functional_run.hpp"
 
 namespace agx {
 
 namespace {
+
+// A sampled run's estimate (ThreadgroupSampler).
+void report_sampling(StatsWriter& s, const SamplingEstimate& e) {
+    StatsWriter g = s.group(
+        "sampling",
+        "a sampled run (`run --sample`): `cycles` is the estimate, and every block's statistics "
+        "under `gpu` count the threadgroups run in detail only");
+    g.add("simulated_cycles", StatUnit::Cycles,
+          "cycles the run simulated: the warm-up and the samples in detail", e.simulated_cycles);
+    g.add("estimated_cycles", StatUnit::Cycles,
+          "`simulated_cycles` plus each skipped range's threadgroups at the cycles per "
+          "threadgroup of the samples on either side",
+          e.estimated_cycles);
+    g.add("error_bound_cycles", StatUnit::Cycles,
+          "half-width of a 95% interval around the estimate: Student's t times the samples' "
+          "standard error, times the threadgroups skipped, plus the disagreement of the samples "
+          "around each skipped range; -1 when one sample leaves no spread to judge by",
+          e.error_bound_cycles);
+    g.add("detailed_threadgroups", StatUnit::Count, "threadgroups simulated in detail",
+          e.detailed_threadgroups);
+    g.add("skipped_threadgroups", StatUnit::Count,
+          "threadgroups executed with no timing (their instructions, flops and bytes are counted)",
+          e.skipped_threadgroups);
+    g.add("samples", StatUnit::Count, "measured stretches of detail, the warm-up's included",
+          e.samples);
+    g.add("behaviour_changes", StatUnit::Count,
+          "periods run whole in detail because two samples in a row differed by more than the "
+          "tolerance",
+          e.behaviour_changes);
+    g.add("spread", StatUnit::Ratio,
+          "coefficient of variation of the samples' cycles per threadgroup", e.spread);
+}
 
 // The run's own statistics: the stats JSON's top level.
 void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& cfg,
@@ -68,6 +102,7 @@ void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& c
         const StallCauseInfo& info = stall_cause_info(static_cast<StallCause>(c));
         stalls.add(info.name, StatUnit::SchedulerCycles, info.meaning, r.stall_cycles[c]);
     }
+    if (r.sampling) report_sampling(s, *r.sampling);
     StatsWriter host = s.group("host", "the simulation's own speed (varies between runs)");
     host.add("seconds", StatUnit::Seconds, "host time of the simulation", r.host_seconds);
     host.add("simd_instructions_per_second", StatUnit::PerSecond,
@@ -76,6 +111,19 @@ void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& c
     host.add("cycles_per_second", StatUnit::PerSecond, "simulated cycles per host second",
              r.host_seconds > 0 ? r.cycles / r.host_seconds : 0.0);
     s.group("gpu", "every block's statistics, in the shape of the SystemC module tree");
+}
+
+// Scales the detailed stretches' stall cycles to the estimated run: the
+// scheduler-cycles the estimate holds, less one per SIMD-instruction issued,
+// shared among the causes as the detailed stretches share them.
+void extrapolate_stalls(RunResult& r) {
+    std::uint64_t detailed = 0;
+    for (const std::uint64_t c : r.stall_cycles) detailed += c;
+    const double slots = static_cast<double>(r.cycles) * r.schedulers_per_core * r.cores;
+    const double idle = std::max(0.0, slots - static_cast<double>(r.simd_instructions));
+    if (detailed == 0) return;
+    for (std::uint64_t& c : r.stall_cycles)
+        c = static_cast<std::uint64_t>(std::llround(static_cast<double>(c) * idle / detailed));
 }
 
 }  // namespace
@@ -88,6 +136,21 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
 
     const auto t0 = std::chrono::steady_clock::now();
     Gpu gpu("gpu", cfg, options.cores, workload, r.residency);
+    FunctionalTally skipped;
+    if (options.sampling) {
+        const std::uint32_t wave = options.cores * r.residency.threadgroups_per_core;
+        gpu.groups.sample_with(std::make_unique<ThreadgroupSampler>(
+            *options.sampling, workload.launch().threadgroups, wave,
+            [&workload, &skipped, &gpu, &cfg, wave](std::uint32_t first, std::uint32_t last) {
+                const FunctionalTally t = run_functional(
+                    workload, first, last, wave,
+                    [&gpu](std::uint64_t address, bool write) { gpu.warm(address, write); },
+                    cfg.memory.l2.line_bytes);
+                skipped.simd_instructions += t.simd_instructions;
+                skipped.flops += t.flops;
+                skipped.device_bytes += t.device_bytes;
+            }));
+    }
     if (options.observer)
         for (unsigned i = 0; i < gpu.cores.size(); ++i) gpu.cores[i].observe(options.observer, i);
     if (options.memory_observer) gpu.observe_memory(options.memory_observer);
@@ -110,6 +173,14 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
         core.finish(r.cycles);
         for (const auto& s : core.engine().scheduler_counters())
             for (std::size_t c = 0; c < kStallCauseCount; ++c) r.stall_cycles[c] += s.stalls[c];
+    }
+    if (const ThreadgroupSampler* sampler = gpu.groups.sampler()) {
+        r.sampling = sampler->estimate(r.cycles);
+        r.cycles = static_cast<Cycle>(std::llround(r.sampling->estimated_cycles));
+        r.simd_instructions += skipped.simd_instructions;
+        r.flops += skipped.flops;
+        r.device_bytes += skipped.device_bytes;
+        extrapolate_stalls(r);
     }
     r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include "sim/timing/memory_observer.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/stall_cause.hpp"
+#include "sim/timing/threadgroup_sampler.hpp"
 #include "sim/trace/workload.hpp"
 
 namespace agx {
@@ -30,6 +32,10 @@ struct RunOptions {
     // Receives the declaration of every statistic the run reports (not
     // owned; null: none), for docs/statistics.md.
     std::vector<StatDeclaration>* stat_declarations = nullptr;
+    // Sampled simulation (ThreadgroupSampler): the waves it skips run with
+    // no timing, and the figures are estimates. Unset: every threadgroup in
+    // detail.
+    std::optional<SamplingPlan> sampling;
 };
 
 struct RunResult {
@@ -44,6 +50,11 @@ struct RunResult {
     double fp32_peak_flops_per_cycle = 0;  // all cores simulated: fused multiply-adds, every lane
     std::uint64_t device_bytes = 0;        // device memory the lanes loaded and stored, all cores
     double host_seconds = 0.0;
+    // A sampled run's estimate and its bound. `cycles` is then the estimate,
+    // the instruction, flop and byte counts are exact (the skipped
+    // threadgroups are executed and counted), and the stall cycles are the
+    // detailed stretches' shares of the estimated scheduler-cycles.
+    std::optional<SamplingEstimate> sampling;
     nlohmann::json stats;  // the whole statistics document
 
     double ipc_per_core() const {

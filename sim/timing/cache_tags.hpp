@@ -40,6 +40,11 @@ class CacheTags {
     // Installs the line (a prefetch or a pre-load) without counting an access;
     // its data is there from `ready`.
     void fill(std::uint64_t address, Cycle ready = 0);
+    // The lookup with allocation, uncounted: functional warming (a sampled
+    // run's skipped accesses leave the tags as a timed run would).
+    TagResult warm(std::uint64_t address, bool dirty) {
+        return lookup(address, false, dirty, true);
+    }
 
     // The set `address` maps to (the config's set index).
     std::uint64_t set_index(std::uint64_t address) const { return set_of(line_of(address)); }

@@ -75,7 +75,7 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
 
 // A threadgroup the admission unit placed: its simds' contexts and streams.
 void CoreEngine::admit_threadgroups(Cycle now) {
-    const std::optional<std::uint32_t> g = admission_.admit();
+    const std::optional<std::uint32_t> g = admission_.admit(now);
     if (!g) return;
     GroupSlot& slot = admission_.group(*g);
     // Each threadgroup pays the kernel's fixed cost from its admission:
@@ -163,7 +163,7 @@ void CoreEngine::retire(SimdContext& s, std::uint32_t id, Cycle now) {
     GroupSlot& g = admission_.group(s.group_slot);
     --g.live_simds;
     if (g.live_simds == 0)
-        admission_.finish(s.group_slot);
+        admission_.finish(s.group_slot, now);
     else
         release_barrier_if_complete(s.group_slot,
                                     now);  // the others may all be waiting for this one

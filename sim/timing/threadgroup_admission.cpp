@@ -15,7 +15,7 @@ ThreadgroupAdmission::ThreadgroupAdmission(const CoreConfig& cfg, const Residenc
     for (Group& g : groups_) g.simds.reserve(simds_per_threadgroup_);
 }
 
-std::optional<std::uint32_t> ThreadgroupAdmission::admit() {
+std::optional<std::uint32_t> ThreadgroupAdmission::admit(Cycle now) {
     pending_ = false;
     std::optional<std::uint32_t> admitted;
     for (std::uint32_t slot = 0; slot < groups_.size(); ++slot) {
@@ -25,7 +25,7 @@ std::optional<std::uint32_t> ThreadgroupAdmission::admit() {
             pending_ = true;
             break;
         }
-        const auto tg = source_.next();
+        const auto tg = source_.next(now);
         if (!tg) break;
         admitted_this_cycle_ = true;
         admitted = slot;
@@ -60,9 +60,10 @@ std::uint32_t ThreadgroupAdmission::free_simd_slot(std::uint32_t wanted) const {
     return id;
 }
 
-void ThreadgroupAdmission::finish(std::uint32_t slot) {
+void ThreadgroupAdmission::finish(std::uint32_t slot, Cycle now) {
     groups_[slot].active = false;
     --live_;
+    source_.finished(groups_[slot].threadgroup, now);
     ++done_;
     pending_ = true;
 }

@@ -40,14 +40,14 @@ class ThreadgroupAdmission {
     // The source's next threadgroup, placed in a free threadgroup slot with
     // its simds on free simd slots; returns that threadgroup slot, or nothing
     // (no room, one already admitted this cycle, or no threadgroup left).
-    std::optional<std::uint32_t> admit();
+    std::optional<std::uint32_t> admit(Cycle now);
 
     Group& group(std::uint32_t slot) { return groups_[slot]; }
     const Group& group(std::uint32_t slot) const { return groups_[slot]; }
     // Simd slot `id` is free again (its simd retired).
     void release_simd(std::uint32_t id) { simd_taken_[id] = false; }
-    // The threadgroup in `slot` has no live simd left: its slot is free.
-    void finish(std::uint32_t slot);
+    // The threadgroup in `slot` has no live simd left at `now`: its slot is free.
+    void finish(std::uint32_t slot, Cycle now);
 
     std::uint64_t threadgroups_done() const { return done_; }
     // No threadgroup resident and none left to admit.

@@ -1,6 +1,7 @@
 #include "sim/trace/functional_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -25,19 +26,73 @@ struct Group {
     std::vector<Simd> simds;
 };
 
+// The bytes an instruction's active lanes touch, each byte once: the
+// load/store unit's count, which merges lanes that share bytes of a line.
+std::uint64_t touched_bytes(const Instruction& in) {
+    const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
+    std::array<std::uint64_t, 32> start{};
+    unsigned n = 0;
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if (in.active_mask >> lane & 1u) start[n++] = in.mem.address(lane);
+    std::sort(start.begin(), start.begin() + n);
+    std::uint64_t bytes = 0, covered_to = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        const std::uint64_t from = i > 0 ? std::max(start[i], covered_to) : start[i];
+        const std::uint64_t to = start[i] + size;
+        if (to > from) bytes += to - from;
+        covered_to = i > 0 ? std::max(covered_to, to) : to;
+    }
+    return bytes;
+}
+
+// Each line the active lanes touch, once per instruction, in lane order.
+void touch_lines(const Instruction& in, bool write, std::uint32_t line_bytes,
+                 const LineToucher& touch) {
+    const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
+    std::uint64_t last = ~0ull;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        if (!(in.active_mask >> lane & 1u)) continue;
+        const std::uint64_t a = in.mem.address(lane);
+        for (std::uint64_t line = a / line_bytes; line <= (a + size - 1) / line_bytes; ++line) {
+            if (line == last) continue;
+            last = line;
+            touch(line * line_bytes, write);
+        }
+    }
+}
+
+void count(FunctionalTally& tally, const Instruction& in, const isa::InstructionInfo& info,
+           const LineToucher& touch, std::uint32_t line_bytes) {
+    ++tally.simd_instructions;
+    if (info.flops_per_lane)
+        tally.flops += std::uint64_t{info.flops_per_lane} *
+                       static_cast<unsigned>(__builtin_popcount(in.active_mask));
+    if (info.memory != isa::MemorySpace::Device) return;
+    tally.device_bytes += touched_bytes(in);
+    if (touch) touch_lines(in, info.is_store || info.is_atomic, line_bytes, touch);
+}
+
 }  // namespace
 
 std::uint64_t run_functional(Workload& workload, std::uint32_t window) {
+    return run_functional(workload, 0, workload.launch().threadgroups, window).simd_instructions;
+}
+
+FunctionalTally run_functional(Workload& workload, std::uint32_t first, std::uint32_t last,
+                               std::uint32_t window, const LineToucher& touch,
+                               std::uint32_t line_bytes) {
+    line_bytes = std::max(1u, line_bytes);
     const isa::Catalogue& isa = isa::Catalogue::instance();
     const Launch& launch = workload.launch();
     const std::uint32_t simds_per_group = launch.simds_per_threadgroup();
     window = std::max(1u, window);
-    std::uint64_t executed = 0;
+    last = std::min(last, launch.threadgroups);
+    FunctionalTally tally;
     std::deque<Group> groups;
-    std::uint32_t next = 0;
+    std::uint32_t next = first;
 
     auto open_more = [&] {
-        while (groups.size() < window && next < launch.threadgroups) {
+        while (groups.size() < window && next < last) {
             Group g;
             g.id = next++;
             g.simds.resize(simds_per_group);
@@ -60,9 +115,10 @@ std::uint64_t run_functional(Workload& workload, std::uint32_t window) {
                         s.stream.reset();  // ended: a barrier no longer waits for it
                         break;
                     }
-                    const bool barrier = isa.info(in->opcode).is_barrier;
+                    const isa::InstructionInfo& info = isa.info(in->opcode);
+                    const bool barrier = info.is_barrier;
+                    count(tally, *in, info, touch, line_bytes);
                     s.stream->advance();
-                    ++executed;
                     if (barrier) s.at_barrier = true;
                 }
                 if (s.stream) {
@@ -80,7 +136,7 @@ std::uint64_t run_functional(Workload& workload, std::uint32_t window) {
         }
         open_more();
     }
-    return executed;
+    return tally;
 }
 
 }  // namespace agx

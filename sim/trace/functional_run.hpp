@@ -12,13 +12,32 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "sim/trace/workload.hpp"
 
 namespace agx {
 
+// What a functional run executed: the figures a timed run counts at issue.
+struct FunctionalTally {
+    std::uint64_t simd_instructions = 0;
+    std::uint64_t flops = 0;         // as CoreEngine::flops: per active lane
+    std::uint64_t device_bytes = 0;  // as LoadStoreUnit::bytes: each byte an active lane touches
+};
+
 // `window`: threadgroups in flight at once (at least 1). Returns the
 // SIMD-instructions executed.
 std::uint64_t run_functional(Workload& workload, std::uint32_t window);
+
+// Told of each line of `line_bytes` a device access touches (functional
+// warming), with whether the access writes it.
+using LineToucher = std::function<void(std::uint64_t address, bool write)>;
+
+// Threadgroups `first` to `last` (exclusive) only, `window` at a time: the
+// threadgroups a sampled run skips (ThreadgroupSampler). `touch` (may be
+// empty) is told of every device line they access.
+FunctionalTally run_functional(Workload& workload, std::uint32_t first, std::uint32_t last,
+                               std::uint32_t window, const LineToucher& touch = {},
+                               std::uint32_t line_bytes = 128);
 
 }  // namespace agx

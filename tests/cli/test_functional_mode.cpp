@@ -1,5 +1,6 @@
-// `agxsim run --functional`: every kernel of the library leaves its buffers
-// exactly as the timed run does, and options that need timing are refused.
+// `agxsim run --functional` and `--sample`: every kernel of the library
+// leaves its buffers exactly as the timed run does, and options that need
+// timing are refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -90,4 +91,44 @@ TEST_CASE("functional run: what needs timing is refused in one line, and nothing
     INFO(trace.err);
     CHECK(trace.code == 2);
     CHECK(trace.err.find("runs kernels") != std::string::npos);
+}
+
+TEST_CASE("sampled run: every library kernel's buffers are the full run's, byte for byte") {
+    // Waves of the threadgroups one core holds, two periods in three
+    // skipped: every kernel's default launch skips some of its threadgroups.
+    const std::string plan = " --sample-plan warmup=2,period=3,sample=1,min_wave=1";
+    unsigned kernels = 0, skipping = 0;
+    for (const auto& entry : fs::directory_iterator(fs::path(AGX_SOURCE_DIR) / "traces/kernels")) {
+        if (entry.path().extension() != ".agxk") continue;
+        ++kernels;
+        const auto functional = run_dumping(entry.path(), " --functional", "functional");
+        const auto sampled = run_dumping(entry.path(), plan, "sampled");
+        REQUIRE(functional.size() == sampled.size());
+        for (std::size_t b = 0; b < sampled.size(); ++b) {
+            INFO(entry.path().filename().string() << " buffer " << b);
+            CHECK(functional[b] == sampled[b]);
+        }
+        const Result r = agxsim("run " + entry.path().string() + plan);
+        INFO(r.err);
+        REQUIRE(r.code == 0);
+        if (r.out.find(" with no timing") != std::string::npos &&
+            r.out.find(", 0 with no timing") == std::string::npos)
+            ++skipping;
+    }
+    CHECK(kernels >= 13);
+    CHECK(skipping >= kernels - 2);
+}
+
+TEST_CASE("sampled run: a bad plan, or sampling a functional run, is one line and exit 2") {
+    const std::string saxpy = std::string(AGX_SOURCE_DIR) + "/traces/kernels/saxpy.agxk";
+    for (const std::string extra : {" --sample-plan period=0", " --sample-plan sample=10",
+                                    " --sample-plan speed=2", " --sample --functional"}) {
+        const fs::path out = scratch() / "refused_sample_y.bin";
+        const Result r = agxsim("run " + saxpy + extra + " --dump y=" + out.string());
+        INFO(extra << ": " << r.err);
+        CHECK(r.code == 2);
+        CHECK(r.err.find("--sample") != std::string::npos);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK_FALSE(fs::exists(out));
+    }
 }

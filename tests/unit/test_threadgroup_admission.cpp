@@ -29,20 +29,20 @@ TEST_CASE("threadgroup admission: one threadgroup per cycle while a slot is free
     ThreadgroupSource source(3);
     ThreadgroupAdmission a(cfg, two_by_two(), source);
     a.new_cycle();
-    REQUIRE(a.admit() == 0u);
-    CHECK(a.pending());      // the second slot is free: come back next cycle
-    CHECK_FALSE(a.admit());  // not twice in one cycle
+    REQUIRE(a.admit(0) == 0u);
+    CHECK(a.pending());       // the second slot is free: come back next cycle
+    CHECK_FALSE(a.admit(0));  // not twice in one cycle
     a.new_cycle();
-    REQUIRE(a.admit() == 1u);
+    REQUIRE(a.admit(0) == 1u);
     CHECK(a.group(1).threadgroup == 1);
     a.new_cycle();
-    CHECK_FALSE(a.admit());  // both slots taken
+    CHECK_FALSE(a.admit(0));  // both slots taken
     CHECK_FALSE(a.pending());
     for (std::uint32_t id : a.group(0).simds) a.release_simd(id);
-    a.finish(0);
+    a.finish(0, 0);
     CHECK(a.threadgroups_done() == 1);
     CHECK(a.pending());
-    REQUIRE(a.admit() == 0u);
+    REQUIRE(a.admit(0) == 0u);
     CHECK(a.group(0).threadgroup == 2);
     CHECK(a.source_exhausted());
     CHECK_FALSE(a.drained());
@@ -56,9 +56,9 @@ TEST_CASE(
         ThreadgroupSource source(2);
         ThreadgroupAdmission a(cfg, two_by_two(), source);
         a.new_cycle();
-        a.admit();
+        a.admit(0);
         a.new_cycle();
-        a.admit();
+        a.admit(0);
         CHECK(a.group(0).simds == std::vector<std::uint32_t>{0, 1});
         // Slot id runs on scheduler id mod 4: fill goes on from slot 2, rotate
         // puts the second threadgroup's simds on schedulers 1 and 2.

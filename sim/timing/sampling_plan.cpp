@@ -1,0 +1,64 @@
+#include "sim/timing/sampling_plan.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "sim/common/errors.hpp"
+
+namespace agx {
+
+namespace {
+
+std::uint32_t waves_value(const std::string& where, const std::string& key,
+                          const std::string& value) {
+    const bool digits = !value.empty() && value.size() <= 6 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned long n = digits ? std::strtoul(value.c_str(), nullptr, 10) : 0;
+    if (!digits || n == 0 || n > 100000)
+        throw InputError(where, key + "='" + value + "' is not a count from 1 to 100000");
+    return static_cast<std::uint32_t>(n);
+}
+
+}  // namespace
+
+SamplingPlan parse_sampling_plan(const std::string& text, const std::string& where) {
+    SamplingPlan plan;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos)
+            throw InputError(where, "'" + item +
+                                        "' is not KEY=VALUE (keys: warmup, period, sample, "
+                                        "tolerance, min_wave)");
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        if (key == "warmup")
+            plan.warmup_waves = waves_value(where, key, value);
+        else if (key == "period")
+            plan.period_waves = waves_value(where, key, value);
+        else if (key == "sample")
+            plan.sample_waves = waves_value(where, key, value);
+        else if (key == "min_wave")
+            plan.min_wave = waves_value(where, key, value);
+        else if (key == "tolerance") {
+            char* end = nullptr;
+            const double t = std::strtod(value.c_str(), &end);
+            if (value.empty() || *end != '\0' || !(t > 0.0 && t <= 1.0))
+                throw InputError(where,
+                                 "tolerance='" + value + "' is not a share above 0 and at most 1");
+            plan.tolerance = t;
+        } else
+            throw InputError(where, "unknown key '" + key +
+                                        "' (keys: warmup, period, sample, tolerance, min_wave)");
+    }
+    if (plan.warmup_waves < 2)
+        throw InputError(where, "warmup=" + std::to_string(plan.warmup_waves) +
+                                    " leaves no wave to measure: the first is not (at least 2)");
+    if (plan.sample_waves >= plan.period_waves)
+        throw InputError(where, "sample=" + std::to_string(plan.sample_waves) +
+                                    " must be below period=" + std::to_string(plan.period_waves) +
+                                    ", or nothing is skipped");
+    return plan;
+}
+
+}  // namespace agx

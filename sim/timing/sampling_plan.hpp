@@ -1,0 +1,39 @@
+// How a sampled run (`agxsim run --sample`) chooses the threadgroups it
+// simulates in detail. Units are waves: as many threadgroups as the cores
+// simulated hold at once (cores x threadgroups per core), or the fewest
+// whole waves that make at least `min_wave` threadgroups.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace agx {
+
+struct SamplingPlan {
+    // Waves simulated in detail from the launch's start: caches, queues and
+    // residency reach their steady state in them. The first of them is not
+    // measured (its threadgroups all start together, from cold caches).
+    std::uint32_t warmup_waves = 2;
+    // After the warm-up, one sample per period: the period's waves but
+    // `sample_waves` executed with no timing, then `sample_waves` in detail.
+    std::uint32_t period_waves = 10;
+    std::uint32_t sample_waves = 1;
+    // Two samples in a row whose cycles per threadgroup differ by more than
+    // this share mean the kernel's behaviour is changing: the next period
+    // is simulated whole, in detail, instead of being skipped.
+    double tolerance = 0.10;
+    // A measured stretch starts and ends at a dispatch, each up to a gap
+    // between dispatches (a threadgroup's time over the wave) from where the
+    // steady rate would put it: over n threadgroups the rate is off by up to
+    // about 2/n. So the plan's waves are whole waves of at least this many
+    // threadgroups (2/128: under 2% per sample), however few threadgroups
+    // the cores hold at once.
+    std::uint32_t min_wave = 128;
+};
+
+// Parses `KEY=VALUE[,KEY=VALUE...]` with the keys warmup, period, sample
+// tolerance and min_wave (an empty text: the defaults). Throws InputError naming
+// `where` and the key on a bad key, value or combination.
+SamplingPlan parse_sampling_plan(const std::string& text, const std::string& where);
+
+}  // namespace agx

@@ -1,0 +1,157 @@
+// ThreadgroupSampler: which threadgroups run in detail, when the skipped
+// ranges run, the estimate and its bound, and the plan's parser.
+#include <catch2/catch.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "sim/common/errors.hpp"
+#include "sim/timing/threadgroup_sampler.hpp"
+
+using namespace agx;
+
+namespace {
+
+// A chip holding `wave` threadgroups at once, each taking `cycles` from its
+// dispatch to its end, dispatching as slots free. Drives the sampler as the
+// source and the cores do; records the skipped ranges in the order they ran
+// and, for each, how many threadgroups before it had finished by then.
+struct FakeChip {
+    std::uint32_t total, wave;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ran;
+    std::vector<std::uint64_t> finished_before_run;
+    std::uint64_t finished = 0;
+
+    // Returns the simulated cycles: when the last detailed threadgroup ends.
+    // `cycles_of(tg)` is each threadgroup's duration.
+    template <class Duration>
+    Cycle run(ThreadgroupSampler& sampler, Duration cycles_of) {
+        struct Slot {
+            Cycle end;
+            std::uint32_t tg;
+            bool busy;
+        };
+        std::vector<Slot> slots(wave, Slot{0, 0, false});
+        std::uint32_t next = 0;
+        Cycle now = 0, last_end = 0;
+        for (;;) {
+            // Free every slot whose threadgroup ended by now, then fill them.
+            for (Slot& s : slots)
+                if (s.busy && s.end <= now) {
+                    s.busy = false;
+                    ++finished;
+                    sampler.finished(s.tg, now);
+                }
+            for (Slot& s : slots) {
+                if (s.busy || next >= total) continue;
+                next = sampler.next(next, now);
+                if (next >= total) break;
+                s = {now + cycles_of(next), next, true};
+                last_end = std::max(last_end, s.end);
+                ++next;
+            }
+            bool any = false;
+            Cycle soonest = ~0ull;
+            for (const Slot& s : slots)
+                if (s.busy) {
+                    any = true;
+                    soonest = std::min(soonest, s.end);
+                }
+            if (!any) return last_end;
+            now = soonest;
+        }
+    }
+
+    ThreadgroupSampler::SkipRunner runner() {
+        return [this](std::uint32_t first, std::uint32_t last) {
+            ran.emplace_back(first, last);
+            finished_before_run.push_back(finished);
+            finished += last - first;
+        };
+    }
+};
+
+}  // namespace
+
+TEST_CASE("threadgroup sampler: a steady kernel is estimated exactly, with a bound of zero") {
+    // 128 slots, 100 cycles per threadgroup: 1.28 threadgroups per cycle.
+    FakeChip chip{4096, 128, {}, {}, 0};
+    ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
+    const Cycle simulated = chip.run(sampler, [](std::uint32_t) { return Cycle{100}; });
+
+    // A full run: 32 waves of 100 cycles.
+    const SamplingEstimate e = sampler.estimate(simulated);
+    CHECK(e.estimated_cycles == Approx(3200.0));
+    CHECK(e.error_bound_cycles == Approx(0.0));
+    CHECK(e.behaviour_changes == 0);
+    // Warm-up (2 waves), then each period: 9 waves skipped, 1 in detail;
+    // the last period's sample ends the launch.
+    REQUIRE(chip.ran.size() == 3);
+    CHECK(chip.ran[0] == std::make_pair(256u, 1408u));
+    CHECK(chip.ran[1] == std::make_pair(1536u, 2688u));
+    CHECK(chip.ran[2] == std::make_pair(2816u, 3968u));
+    REQUIRE(sampler.samples().size() == 4);
+    CHECK(sampler.samples().back().first == 3968u);
+    for (const auto& s : sampler.samples())
+        CHECK(sampler.cycles_per_threadgroup(s) == Approx(100.0 / 128));
+    CHECK(e.detailed_threadgroups + e.skipped_threadgroups == 4096u);
+    CHECK(e.detailed_threadgroups < 4096u / 4);
+    // A skipped range runs once every threadgroup before it has finished.
+    for (std::size_t i = 0; i < chip.ran.size(); ++i)
+        CHECK(chip.finished_before_run[i] == chip.ran[i].first);
+}
+
+TEST_CASE(
+    "threadgroup sampler: samples that disagree run the next period in detail and widen "
+    "the bound") {
+    FakeChip chip{4096, 128, {}, {}, 0};
+    SamplingPlan plan;
+    ThreadgroupSampler sampler(plan, chip.total, chip.wave, chip.runner());
+    // The second half of the launch takes twice as long per threadgroup.
+    const Cycle simulated =
+        chip.run(sampler, [](std::uint32_t tg) { return Cycle{tg < 2048 ? 100u : 200u}; });
+    const SamplingEstimate e = sampler.estimate(simulated);
+    CHECK(e.behaviour_changes >= 1);
+    CHECK(e.error_bound_cycles > 0);
+    // Truth: 16 waves of 100 cycles and 16 of 200.
+    CHECK(std::abs(e.estimated_cycles - 4800.0) <= e.error_bound_cycles);
+}
+
+TEST_CASE("threadgroup sampler: a launch of fewer waves than the warm-up runs whole in detail") {
+    FakeChip chip{200, 128, {}, {}, 0};
+    ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
+    const Cycle simulated = chip.run(sampler, [](std::uint32_t) { return Cycle{100}; });
+    const SamplingEstimate e = sampler.estimate(simulated);
+    CHECK(chip.ran.empty());
+    CHECK(e.skipped_threadgroups == 0);
+    CHECK(e.estimated_cycles == Approx(static_cast<double>(simulated)));
+    CHECK(e.error_bound_cycles == 0);
+}
+
+TEST_CASE("threadgroup sampler: a small wave is measured over at least 128 threadgroups") {
+    // One core holding 12 threadgroups: the plan's wave is 132 of them.
+    FakeChip chip{20000, 12, {}, {}, 0};
+    ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
+    chip.run(sampler, [](std::uint32_t) { return Cycle{50}; });
+    REQUIRE(!sampler.samples().empty());
+    for (const auto& s : sampler.samples()) CHECK(s.count >= 120u);
+    CHECK(chip.ran.at(0).first == 2 * 132u);
+    for (const auto& r : chip.ran) CHECK((r.second - r.first) % 12 == 0);  // whole waves
+}
+
+TEST_CASE("sampling plan: keys, defaults and one-line errors") {
+    const SamplingPlan d = parse_sampling_plan("", "--sample-plan");
+    CHECK(d.warmup_waves == 2);
+    CHECK(d.period_waves == 10);
+    CHECK(d.sample_waves == 1);
+    const SamplingPlan p = parse_sampling_plan("period=20,sample=2,tolerance=0.05", "x");
+    CHECK(p.period_waves == 20);
+    CHECK(p.sample_waves == 2);
+    CHECK(p.tolerance == Approx(0.05));
+    CHECK(parse_sampling_plan("min_wave=1", "x").min_wave == 1);
+    for (const char* bad : {"period", "period=0", "period=-1", "period=ten", "warmup=1",
+                            "sample=10", "tolerance=0", "tolerance=2", "colour=3", "min_wave=0"}) {
+        INFO(bad);
+        CHECK_THROWS_AS(parse_sampling_plan(bad, "--sample-plan"), InputError);
+    }
+}
