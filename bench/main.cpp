@@ -93,6 +93,7 @@ SimulationRow simulate(const std::string& label, const std::string& what,
         row.simd_instructions = j.at("simd_instructions").get<std::uint64_t>();
         row.cycles = j.at("cycles").get<std::uint64_t>();
         row.host_seconds = j.at("host_seconds").get<double>();
+        row.cores = cores;
         return row;
     };
     return fastest_of<SimulationRow>(s.runs, once,
@@ -171,7 +172,9 @@ int run_benchmark(int argc, char** argv) {
     for (const WorkloadSpec& w : workload_specs()) {
         if (!only.empty() && std::find(only.begin(), only.end(), w.name) == only.end()) continue;
         const std::uint64_t n = short_run ? w.short_run : w.full;
-        report.workloads.push_back(simulate(w.name, w.what, w.name, n, w.cores, settings, ""));
+        Settings row_settings = settings;
+        if (!w.config.empty()) row_settings.config = w.config;
+        report.workloads.push_back(simulate(w.name, w.what, w.name, n, w.cores, row_settings, ""));
         if (w.name == "ffma_ilp4")
             report.workloads.push_back(simulate(
                 "ffma_ilp4 (trace)", "ffma_ilp4 read from a binary trace (the loop a repeat block)",

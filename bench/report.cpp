@@ -14,9 +14,9 @@ std::string mib(long kb) {
 
 void simulation_header(std::ostream& out, const char* first) {
     char line[256];
-    std::snprintf(line, sizeof line, "%-20s %10s %10s %7s %6s %13s %10s %9s %8s\n", first,
+    std::snprintf(line, sizeof line, "%-20s %10s %10s %7s %6s %13s %10s %9s %8s %13s\n", first,
                   "SIMD-instr", "cycles", "host s", "cpu s", "SIMD-instr/s", "cycles/s", "ns/instr",
-                  "peak MiB");
+                  "peak MiB", "core-cycles/s");
     out << line;
 }
 
@@ -25,11 +25,12 @@ void simulation_row(std::ostream& out, const SimulationRow& r) {
     if (!r.error.empty())
         std::snprintf(line, sizeof line, "%-20s failed: %s\n", r.name.c_str(), r.error.c_str());
     else
-        std::snprintf(line, sizeof line, "%-20s %10s %10s %7.2f %6.2f %13s %10s %9.1f %8s\n",
+        std::snprintf(line, sizeof line, "%-20s %10s %10s %7.2f %6.2f %13s %10s %9.1f %8s %13s\n",
                       r.name.c_str(), si(static_cast<double>(r.simd_instructions)).c_str(),
                       si(static_cast<double>(r.cycles)).c_str(), r.host_seconds, r.cpu_seconds,
                       si(r.instructions_per_second()).c_str(), si(r.cycles_per_second()).c_str(),
-                      r.ns_per_instruction(), mib(r.peak_rss_kb).c_str());
+                      r.ns_per_instruction(), mib(r.peak_rss_kb).c_str(),
+                      si(r.core_cycles_per_second()).c_str());
     out << line;
 }
 
@@ -67,6 +68,8 @@ nlohmann::json row_json(const SimulationRow& r) {
     j["cpu_seconds"] = r.cpu_seconds;
     j["simd_instructions_per_second"] = r.instructions_per_second();
     j["cycles_per_second"] = r.cycles_per_second();
+    j["cores"] = r.cores;
+    j["core_cycles_per_second"] = r.core_cycles_per_second();
     j["ns_per_simd_instruction"] = r.ns_per_instruction();
     j["peak_rss_kib"] = r.peak_rss_kb;
     return j;

@@ -14,6 +14,7 @@ struct SimulationRow {
     std::string name, what;
     std::uint64_t simd_instructions = 0;
     std::uint64_t cycles = 0;
+    unsigned cores = 1;       // cores simulated
     double host_seconds = 0;  // the simulation's wall time, elaboration included
     double cpu_seconds = 0;   // the whole child process's user + system time
     long peak_rss_kb = 0;     // of the whole child process
@@ -23,6 +24,9 @@ struct SimulationRow {
         return host_seconds > 0 ? simd_instructions / host_seconds : 0;
     }
     double cycles_per_second() const { return host_seconds > 0 ? cycles / host_seconds : 0; }
+    // Cycles times the cores simulated, per host second: the cost of a
+    // simulated core-cycle, comparable between one core and a chip.
+    double core_cycles_per_second() const { return cores * cycles_per_second(); }
     double ns_per_instruction() const {
         return simd_instructions ? 1e9 * host_seconds / simd_instructions : 0;
     }

@@ -233,26 +233,43 @@ std::unique_ptr<Workload> compiled_ffma_ilp4(std::uint64_t n, unsigned cores) {
     return k;
 }
 
+// A kernel of the library (traces/kernels/) at launch size n.
+std::unique_ptr<Workload> library_kernel(const std::string& kernel, std::uint64_t n) {
+    return std::make_unique<kernel::KernelWorkload>(
+        kernel::load_kernel(std::string(AGX_SOURCE_DIR) + "/traces/kernels/" + kernel + ".agxk", "",
+                            {"n=" + std::to_string(n)}));
+}
+
 const std::vector<WorkloadSpec> kSpecs = {
-    {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000,
-     300'000},
+    {"ffma_ilp4", "FFMA32, 4 independent chains, 88 simds/core (ALU-bound)", 1, 10'000'000, 300'000,
+     ""},
     {"kernel_ffma_ilp4",
      "ffma_ilp4 as an executed kernel: a loop of 16 FFMA32 in 4 chains + counter and branch, "
      "88 simds/core",
-     1, 10'000'000, 300'000},
+     1, 10'000'000, 300'000, ""},
     {"compiled_ffma_ilp4",
      "ffma_ilp4 in OpenCL C, compiled by Mesa's AGX compiler (bench/compiled_ffma_ilp4.cl), "
      "88 simds/core",
-     1, 10'000'000, 300'000},
-    {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000},
-    {"imad_fadd", "IMAD32 + FADD32, 24 simds/core (two pipelines)", 1, 10'000'000, 300'000},
+     1, 10'000'000, 300'000, ""},
+    {"ffma_chain", "dependent FFMA32 chain, 4 simds/core (latency-bound)", 1, 4'000'000, 200'000,
+     ""},
+    {"imad_fadd", "IMAD32 + FADD32, 24 simds/core (two pipelines)", 1, 10'000'000, 300'000, ""},
     {"sfu_mix", "rsqrt32 + exp2_32 + rcp32 + FFMA32, 88 simds/core (shared SFU)", 1, 10'000'000,
-     300'000},
+     300'000, ""},
     {"stream_load", "4 coalesced device loads + wait + 4 uses, contiguous, 88 simds/core", 1,
-     5'000'000, 200'000},
+     5'000'000, 200'000, ""},
     {"pointer_chase", "dependent 64-bit loads over 256 MiB, 4 simds/core (DRAM latency)", 1,
-     1'000'000, 100'000},
-    {"ffma_ilp4_8core", "ffma_ilp4 on 8 cores of the chip", 8, 20'000'000, 400'000},
+     1'000'000, 100'000, ""},
+    {"ffma_ilp4_8core", "ffma_ilp4 on 8 cores of the chip", 8, 20'000'000, 400'000, ""},
+    // Library kernels on one core and on every core of m1-max: the memory
+    // path and the shared levels under real kernels.
+    {"sgemm_1core", "sgemm_simd_matrix_tiled, n=512, on one core of m1-max", 1, 512, 128, "m1-max"},
+    {"sgemm_chip", "sgemm_simd_matrix_tiled, n=1024, on the 32 cores of m1-max (2 waves)", 32, 1024,
+     256, "m1-max"},
+    {"triad_1core", "stream_triad, 2^20 elements (12 MB), on one core of m1-max", 1, 1u << 20,
+     1u << 16, "m1-max"},
+    {"triad_chip", "stream_triad, 2^23 elements (96 MB), on the 32 cores of m1-max", 32, 1u << 23,
+     1u << 18, "m1-max"},
 };
 
 }  // namespace
@@ -286,6 +303,9 @@ std::unique_ptr<Workload> make_workload(const std::string& name, std::uint64_t n
     if (name == "pointer_chase") return pointer_chase(n, cores);
     if (name == "kernel_ffma_ilp4") return kernel_ffma_ilp4(n, cores);
     if (name == "compiled_ffma_ilp4") return compiled_ffma_ilp4(n, cores);
+    if (name == "sgemm_1core" || name == "sgemm_chip")
+        return library_kernel("sgemm_simd_matrix_tiled", n);
+    if (name == "triad_1core" || name == "triad_chip") return library_kernel("stream_triad", n);
     throw std::invalid_argument("no bench workload '" + name + "'");
 }
 

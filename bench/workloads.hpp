@@ -17,9 +17,13 @@ struct WorkloadSpec {
     std::string name;
     std::string what;  // one line for the table's legend
     unsigned cores = 1;
-    // About how many SIMD-instructions the full and the --short run simulate.
+    // About how many SIMD-instructions the full and the --short run simulate
+    // (for a library kernel's row: its launch's n).
     std::uint64_t full = 0;
     std::uint64_t short_run = 0;
+    // The machine, when the row needs its own (a chip of 32 cores); empty:
+    // the benchmark's --config.
+    std::string config;
 };
 
 const std::vector<WorkloadSpec>& workload_specs();
