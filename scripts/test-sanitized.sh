@@ -64,14 +64,16 @@ status=0
 # sweeps, the largest compiled twins, the memory file run again through a
 # user's config and through `suite run` (the m1 memory guard runs it once),
 # the reference CSV guard, the GEMM sizes, the clock-domain and address-map
-# comparisons, the multi-wave ILP trace and the runaway loop (its watchdog
-# waits out wall time).
+# comparisons, the multi-wave ILP trace, the runaway loop (its watchdog
+# waits out wall time) and the full-against-sampled table (the sampled run
+# of every library kernel is covered here by the functional-mode test).
 left_out='on the shipped data|on the quad-group tables|on every shipped file|validate a14'
 left_out+='|register-cache trade|docs/sweeps.md|resume after|shards run into their own files'
 left_out+='|compiled twin: (stream_triad|transpose|sgemm)'
 left_out+="|a user's config runs the shipped memory file|figure for every memory row"
 left_out+='|reference CSV files as they are|GEMM across sizes|clock domains:|address mapping: 4 KB'
 left_out+='|trace gen carries a multi-wave launch|loops forever stops by default'
+left_out+='|full against sampled'
 (cd "$build" && ctest -j"$(nproc)" --output-on-failure --timeout 900 -R '^(unit|cli):' \
     -E "$left_out") || status=$?
 
