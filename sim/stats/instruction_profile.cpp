@@ -16,7 +16,9 @@ namespace agx {
 
 namespace {
 
-constexpr const char* kFormat = "agxsim-profile 1";
+constexpr const char* kFormat = "agxsim-profile 2";
+// Version 1 had no scheduler-cycle stalls; `profile show` still reads it.
+constexpr const char* kFormatWithoutStalls = "agxsim-profile 1";
 
 // The lines of a text file, or nothing for a binary one (a binary trace).
 std::vector<std::string> text_lines(const std::string& path) {
@@ -61,6 +63,11 @@ void check_entry(const nlohmann::json& x, const std::string& where) {
         throw InputError(where + ".waits", "missing or not an object");
     for (const auto& kv : x.at("waits").items())
         check_count(x.at("waits"), kv.key().c_str(), where + ".waits");
+    if (x.contains("stalls")) {
+        if (!x.at("stalls").is_object()) throw InputError(where + ".stalls", "not an object");
+        for (const auto& kv : x.at("stalls").items())
+            check_count(x.at("stalls"), kv.key().c_str(), where + ".stalls");
+    }
     if (!x.contains("register_cache")) throw InputError(where + ".register_cache", "missing");
     for (const char* key : {"hits", "misses"})
         check_count(x.at("register_cache"), key, where + ".register_cache");
@@ -97,23 +104,23 @@ std::string percent(double part, double whole) {
 }  // namespace
 
 const char* wait_bucket_name(std::size_t bucket) {
-    return bucket == kNotSelected ? "not_selected"
+    return bucket == kNotSelected ? kNotSelectedInfo.name
                                   : stall_cause_name(static_cast<StallCause>(bucket));
 }
 
-InstructionProfile::Entry& InstructionProfile::entry(const Instruction& in) {
-    const std::uint64_t key = std::uint64_t{in.pc} << 32 | in.source_line;
+InstructionProfile::Entry& InstructionProfile::entry(const InstructionKey& at) {
+    const std::uint64_t key = std::uint64_t{at.pc} << 32 | at.source_line;
     auto [it, fresh] = entries_.try_emplace(key);
     if (fresh) {
-        it->second.pc = in.pc;
-        it->second.source_line = in.source_line;
-        it->second.opcode = in.opcode;
+        it->second.pc = at.pc;
+        it->second.source_line = at.source_line;
+        it->second.opcode = at.opcode;
     }
     return it->second;
 }
 
 void InstructionProfile::issued(const IssueRecord& r) {
-    Entry& e = entry(*r.instruction);
+    Entry& e = entry(InstructionKey::of(*r.instruction));
     ++e.issues;
     e.lanes += static_cast<std::uint64_t>(__builtin_popcount(r.instruction->active_mask));
     e.register_cache_hits += r.register_cache_hits;
@@ -124,9 +131,18 @@ void InstructionProfile::issued(const IssueRecord& r) {
     e.bank_passes += r.bank_passes;
 }
 
-void InstructionProfile::waited(unsigned, const Instruction& head, std::size_t bucket, Cycle,
+void InstructionProfile::waited(unsigned, const InstructionKey& at, std::size_t bucket, Cycle,
                                 Cycle cycles) {
-    entry(head).waits[bucket] += cycles;
+    entry(at).waits[bucket] += cycles;
+}
+
+void InstructionProfile::stalled(unsigned, unsigned, const InstructionKey* at, StallCause cause,
+                                 Cycle, Cycle cycles) {
+    const auto c = static_cast<std::size_t>(cause);
+    if (at)
+        entry(*at).stalls[c] += cycles;
+    else
+        unattributed_[c] += cycles;
 }
 
 nlohmann::json InstructionProfile::to_json(const std::string& source, const std::string& machine,
@@ -145,7 +161,13 @@ nlohmann::json InstructionProfile::to_json(const std::string& source, const std:
     j["workload"] = source;
     j["machine"] = machine;
     j["cycles"] = cycles;
+    j["stall_unit"] = "scheduler-cycles";
     j["wait_unit"] = "simd-cycles";
+    nlohmann::json unattributed = nlohmann::json::object();
+    for (std::size_t c = 0; c < kStallCauseCount; ++c)
+        if (unattributed_[c])
+            unattributed[stall_cause_name(static_cast<StallCause>(c))] = unattributed_[c];
+    j["stalls_without_instruction"] = unattributed;
     nlohmann::json list = nlohmann::json::array();
     for (const Entry* e : sorted) {
         nlohmann::json x;
@@ -156,6 +178,10 @@ nlohmann::json InstructionProfile::to_json(const std::string& source, const std:
             x["text"] = trimmed(lines[e->source_line - 1]);
         x["issues"] = e->issues;
         x["lanes"] = e->lanes;
+        nlohmann::json stalls = nlohmann::json::object();
+        for (std::size_t c = 0; c < kStallCauseCount; ++c)
+            if (e->stalls[c]) stalls[stall_cause_name(static_cast<StallCause>(c))] = e->stalls[c];
+        x["stalls"] = stalls;
         nlohmann::json waits = nlohmann::json::object();
         for (std::size_t b = 0; b < kWaitBuckets; ++b)
             if (e->waits[b]) waits[wait_bucket_name(b)] = e->waits[b];
@@ -175,26 +201,44 @@ nlohmann::json InstructionProfile::to_json(const std::string& source, const std:
 }
 
 std::string format_profile(const nlohmann::json& p, const std::string& path, std::size_t top) {
-    if (!p.is_object() || !p.contains("format") || p.at("format") != kFormat ||
+    if (!p.is_object() || !p.contains("format") ||
+        (p.at("format") != kFormat && p.at("format") != kFormatWithoutStalls) ||
         !p.contains("instructions") || !p.at("instructions").is_array())
         throw InputError(path,
                          std::string("not an agxsim profile (no \"format\": \"") + kFormat + "\")");
     struct Row {
         const nlohmann::json* x;
-        std::uint64_t waited;
+        std::uint64_t waited, stalled;
     };
     std::vector<Row> rows;
-    std::uint64_t all_waits = 0, all_issues = 0;
+    std::uint64_t all_waits = 0, all_issues = 0, all_stalls = 0, unattributed = 0;
+    if (p.contains("stalls_without_instruction")) {
+        const nlohmann::json& u = p.at("stalls_without_instruction");
+        if (!u.is_object())
+            throw InputError(path + ": stalls_without_instruction", "not an object");
+        for (const auto& kv : u.items()) {
+            check_count(u, kv.key().c_str(), path + ": stalls_without_instruction");
+            if (__builtin_add_overflow(unattributed, kv.value().get<std::uint64_t>(),
+                                       &unattributed))
+                throw InputError(path + ": stalls_without_instruction",
+                                 "the counts add up past 2^64");
+        }
+    }
+    all_stalls = unattributed;
     std::size_t index = 0;
     for (const auto& x : p.at("instructions")) {
         check_entry(x, path + ": instructions[" + std::to_string(index++) + "]");
         // Each count is at most 2^53 (check_entry), but their sums may not fit.
         bool over = false;
-        std::uint64_t w = 0;
+        std::uint64_t w = 0, st = 0;
         for (const auto& kv : x.at("waits").items())
             over |= __builtin_add_overflow(w, kv.value().get<std::uint64_t>(), &w);
-        rows.push_back({&x, w});
+        if (x.contains("stalls"))
+            for (const auto& kv : x.at("stalls").items())
+                over |= __builtin_add_overflow(st, kv.value().get<std::uint64_t>(), &st);
+        rows.push_back({&x, w, st});
         over |= __builtin_add_overflow(all_waits, w, &all_waits);
+        over |= __builtin_add_overflow(all_stalls, st, &all_stalls);
         over |=
             __builtin_add_overflow(all_issues, x.at("issues").get<std::uint64_t>(), &all_issues);
         if (over)
@@ -206,37 +250,49 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
             throw InputError(path + ": " + key, "expected a string");
     if (p.contains("cycles") && !p.at("cycles").is_number_unsigned())
         throw InputError(path + ": cycles", "expected a count, got " + p.at("cycles").dump());
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const Row& a, const Row& b) { return a.waited > b.waited; });
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        return a.stalled != b.stalled ? a.stalled > b.stalled : a.waited > b.waited;
+    });
 
     // Names from the file, like each row's text, with their control
     // characters escaped: the heading stays one line, without a terminal escape.
     std::ostringstream o;
     o << "profile of " << bounded_message(p.value("workload", "?")) << " on "
       << bounded_message(p.value("machine", "?")) << ": " << p.value("cycles", std::uint64_t{0})
-      << " cycles, " << all_issues << " SIMD-instructions issued, " << all_waits
+      << " cycles, " << all_issues << " SIMD-instructions issued, " << all_stalls
+      << " scheduler-cycles stalled (" << unattributed << " with no simd), " << all_waits
       << " simd-cycles waited\n";
-    o << "(waits: every resident simd, every cycle its next instruction did not issue, charged to "
-         "that instruction)\n\n";
-    char head[200];
-    std::snprintf(head, sizeof head, "%8s %6s %9s %6s %12s %6s  %-44s %7s %-24s %s\n", "pc", "line",
-                  "issues", "lanes", "waited", "share", "top waits", "rc miss", "memory",
-                  "instruction");
+    o << "(stalled: the run summary's scheduler-cycles, each charged once to the instruction that "
+         "held its scheduler up; waited: every resident simd, every cycle it did not issue, "
+         "charged "
+         "to its next instruction; both charge a barrier's wait to the barrier)\n\n";
+    char head[240];
+    std::snprintf(head, sizeof head, "%8s %6s %9s %6s %12s %6s  %-40s %12s  %-40s %7s %-24s %s\n",
+                  "pc", "line", "issues", "lanes", "stalled", "share", "top stalls", "waited",
+                  "top waits", "rc miss", "memory", "instruction");
     o << head;
     for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
         const nlohmann::json& x = *rows[i].x;
         const auto issues = x.at("issues").get<std::uint64_t>();
         const auto lanes = x.at("lanes").get<std::uint64_t>();
-        std::vector<std::pair<std::uint64_t, std::string>> waits;
-        for (const auto& kv : x.at("waits").items())
-            waits.emplace_back(kv.value().get<std::uint64_t>(), bounded_message(kv.key()));
-        std::sort(waits.begin(), waits.end(),
-                  [](const auto& a, const auto& b) { return a.first > b.first; });
-        std::string top_waits;
-        for (std::size_t k = 0; k < waits.size() && k < 2; ++k)
-            top_waits +=
-                (k ? ", " : "") + waits[k].second + " " +
-                percent(static_cast<double>(waits[k].first), static_cast<double>(rows[i].waited));
+        // The two largest causes of a count object, as shares of `whole`;
+        // a cause named in the file longer than a cause can be is cut.
+        auto top_two = [](const nlohmann::json& counts, std::uint64_t whole) {
+            std::vector<std::pair<std::uint64_t, std::string>> v;
+            for (const auto& kv : counts.items())
+                v.emplace_back(kv.value().get<std::uint64_t>(),
+                               bounded_message(kv.key()).substr(0, 20));
+            std::sort(v.begin(), v.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+            std::string out;
+            for (std::size_t k = 0; k < v.size() && k < 2; ++k)
+                out += (k ? ", " : "") + v[k].second + " " +
+                       percent(static_cast<double>(v[k].first), static_cast<double>(whole));
+            return out;
+        };
+        const std::string top_waits = top_two(x.at("waits"), rows[i].waited);
+        const std::string top_stalls =
+            x.contains("stalls") ? top_two(x.at("stalls"), rows[i].stalled) : std::string("-");
         const auto hits = x.at("register_cache").at("hits").get<std::uint64_t>();
         const auto misses = x.at("register_cache").at("misses").get<std::uint64_t>();
         std::string memory;
@@ -265,14 +321,14 @@ std::string format_profile(const nlohmann::json& p, const std::string& path, std
                                                              : x.at("mnemonic").get<std::string>());
         char pc[16];
         std::snprintf(pc, sizeof pc, "0x%x", x.at("pc").get<unsigned>());
-        char line[400];  // the columns before the instruction, all of bounded width
+        char line[500];  // the columns before the instruction, all of bounded width
         std::snprintf(
-            line, sizeof line, "%8s %6u %9llu %6s %12llu %6s  %-44s %7s %-24s ", pc,
+            line, sizeof line, "%8s %6u %9llu %6s %12llu %6s  %-40s %12llu  %-40s %7s %-24s ", pc,
             x.at("line").get<unsigned>(), static_cast<unsigned long long>(issues),
             percent(static_cast<double>(lanes), 32.0 * static_cast<double>(issues)).c_str(),
-            static_cast<unsigned long long>(rows[i].waited),
-            percent(static_cast<double>(rows[i].waited), static_cast<double>(all_waits)).c_str(),
-            top_waits.c_str(),
+            static_cast<unsigned long long>(rows[i].stalled),
+            percent(static_cast<double>(rows[i].stalled), static_cast<double>(all_stalls)).c_str(),
+            top_stalls.c_str(), static_cast<unsigned long long>(rows[i].waited), top_waits.c_str(),
             hits + misses
                 ? percent(static_cast<double>(misses), static_cast<double>(hits + misses)).c_str()
                 : "-",

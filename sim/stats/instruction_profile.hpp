@@ -1,16 +1,20 @@
 // The per-instruction profile: for every static instruction of a run (by pc
-// and source line), its issues, the lanes it executed, the simd-cycles its
-// simds waited with it at their head (by stall cause, and `not_selected`),
-// the register-cache hits and misses of its operands, and for memory
-// instructions the lines it touched, its L1 hits and misses and its
-// threadgroup bank passes. It is an EngineObserver attached to the run
-// (RunOptions::observer); it holds one entry per static instruction, so its
-// size follows the code, not the run's length.
+// and source line), its issues, the lanes it executed, the scheduler-cycles
+// charged to it by stall cause (the run summary's stalls: they add up to
+// `stall_scheduler_cycles`), the simd-cycles its simds waited on it (by
+// stall cause, and `not_selected`), the register-cache hits and misses of
+// its operands, and for memory instructions the lines it touched, its L1
+// hits and misses and its threadgroup bank passes. It is an EngineObserver
+// attached to the run (RunOptions::observer); it holds one entry per static
+// instruction, so its size follows the code, not the run's length.
 //
-// Waits are simd-cycles, as a GPU profiler samples warp states: every
-// resident simd, every cycle its head does not issue, charged to that head.
-// They are not the summary's scheduler-cycles (one scheduler-cycle can see
-// several simds wait).
+// Stalls are the summary's scheduler-cycles: each cycle a scheduler issues
+// nothing is charged once, to the instruction that held it up
+// (EngineObserver::stalled). Waits are simd-cycles, as a GPU profiler
+// samples warp states: every resident simd, every cycle it does not issue,
+// charged to its next instruction (a barrier wait to the barrier); one
+// scheduler-cycle can see several simds wait. Both charge a barrier wait to
+// the barrier.
 #pragma once
 
 #include <array>
@@ -32,13 +36,16 @@ class InstructionProfile : public EngineObserver {
         isa::Opcode opcode = 0;
         std::uint64_t issues = 0, lanes = 0;
         std::array<std::uint64_t, kWaitBuckets> waits{};
+        std::array<std::uint64_t, kStallCauseCount> stalls{};  // scheduler-cycles
         std::uint64_t register_cache_hits = 0, register_cache_misses = 0;
         std::uint64_t lines = 0, l1_hits = 0, l1_misses = 0, bank_passes = 0;
     };
 
     void issued(const IssueRecord& r) override;
-    void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+    void waited(unsigned core, const InstructionKey& at, std::size_t bucket, Cycle from,
                 Cycle cycles) override;
+    void stalled(unsigned core, unsigned scheduler, const InstructionKey* at, StallCause cause,
+                 Cycle from, Cycle cycles) override;
 
     const std::unordered_map<std::uint64_t, Entry>& entries() const { return entries_; }
 
@@ -51,8 +58,10 @@ class InstructionProfile : public EngineObserver {
                            const std::vector<std::string>* lines = nullptr) const;
 
   private:
-    Entry& entry(const Instruction& in);
+    Entry& entry(const InstructionKey& at);
     std::unordered_map<std::uint64_t, Entry> entries_;  // by pc << 32 | source line
+    // Scheduler-cycles no instruction held up (no_simd), by cause.
+    std::array<std::uint64_t, kStallCauseCount> unattributed_{};
 };
 
 // The name of a wait bucket: a stall cause's, or "not_selected".

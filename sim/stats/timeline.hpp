@@ -35,7 +35,7 @@ class Timeline : public EngineObserver, public MemoryObserver {
 
     void stepped(const CoreSample& s) override;
     void issued(const IssueRecord& r) override;
-    void waited(unsigned, const Instruction&, std::size_t, Cycle, Cycle) override {}
+    void waited(unsigned, const InstructionKey&, std::size_t, Cycle, Cycle) override {}
     // An async slice per request on the "memory requests" process, one
     // track per level.
     void memory_request(const char* level, std::uint64_t address, bool write, Cycle start,

@@ -47,6 +47,9 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
       scan_start_(cfg.schedulers, 0),
       dispatch_free_(cfg.schedulers, 0),
       sched_cause_(cfg.schedulers, StallCause::NoSimd),
+      sched_owner_(cfg.schedulers),
+      last_issue_at_(cfg.schedulers),
+      last_barrier_at_(cfg.schedulers),
       sched_(cfg.schedulers),
       opcode_counts_(isa_.size(), 0),
       lsu_waiters_(cfg.max_resident_simds, cfg.schedulers) {
@@ -389,7 +392,11 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
         flops_ += std::uint64_t{info.flops_per_lane} *
                   static_cast<unsigned>(__builtin_popcount(in.active_mask));
     ++sched_[sched].issued;
-    if (observer_) observer_->issued(record);
+    if (observer_) {
+        observer_->issued(record);
+        last_issue_at_[sched] = InstructionKey::of(in);
+        if (info.is_barrier) s.barrier_at = last_barrier_at_[sched] = InstructionKey::of(in);
+    }
 
     s.stream->advance();
     // A control instruction writes no register: its latency is the wait
@@ -424,16 +431,50 @@ void CoreEngine::sample(Cycle now) {
 }
 
 void CoreEngine::report_wait(SimdContext& s, Cycle until, std::size_t bucket) {
+    // A barrier's wait is the barrier's, not the next instruction's.
     if (until > s.wait_since && s.head)
-        observer_->waited(core_index_, *s.head, bucket, s.wait_since, until - s.wait_since);
+        observer_->waited(core_index_,
+                          bucket == static_cast<std::size_t>(StallCause::Barrier)
+                              ? s.barrier_at
+                              : InstructionKey::of(*s.head),
+                          bucket, s.wait_since, until - s.wait_since);
     s.wait_since = std::max(s.wait_since, until);
+}
+
+// The simd whose wait the scheduler's cause is (the first on the scheduler
+// with that cause), or for the causes that are the scheduler's own ports
+// the instruction it issued last.
+std::optional<InstructionKey> CoreEngine::stall_owner(unsigned sc, StallCause cause) const {
+    if (cause == StallCause::NoSimd) return std::nullopt;
+    if (cause == StallCause::Dispatch || cause == StallCause::RegisterCacheMiss)
+        return last_issue_at_[sc];
+    for (std::size_t id = sc; id < simds_.size(); id += cfg_.schedulers) {
+        const SimdContext& s = simds_[id];
+        if (!s.active || !s.head) continue;
+        if (cause == StallCause::Barrier) {
+            if (s.at_barrier) return s.barrier_at;
+        } else if (!s.at_barrier && s.cause == cause) {
+            return InstructionKey::of(*s.head);
+        }
+    }
+    // A scheduler whose simds all wait elsewhere, none at a barrier now
+    // (released this cycle): the barrier they waited at.
+    if (cause == StallCause::Barrier) return last_barrier_at_[sc];
+    return last_issue_at_[sc];
+}
+
+void CoreEngine::report_stall(unsigned sc, Cycle from, Cycle cycles) const {
+    observer_->stalled(core_index_, sc, sched_owner_[sc] ? &*sched_owner_[sc] : nullptr,
+                       sched_cause_[sc], from, cycles);
 }
 
 void CoreEngine::account_until(Cycle end) {
     if (end <= accounted_until_) return;
     const Cycle skipped = end - accounted_until_;
-    for (unsigned sc = 0; sc < cfg_.schedulers; ++sc)
+    for (unsigned sc = 0; sc < cfg_.schedulers; ++sc) {
         sched_[sc].stalls[static_cast<std::size_t>(sched_cause_[sc])] += skipped;
+        if (observer_) report_stall(sc, accounted_until_, skipped);
+    }
     accounted_until_ = end;
 }
 
@@ -459,11 +500,16 @@ Cycle CoreEngine::step(Cycle now) {
         if (issued) {
             progressed = true;
             sched_cause_[sc] = StallCause::NoSimd;  // provisional: re-evaluated next cycle
+            if (observer_) sched_owner_[sc].reset();
             next = std::min(next, now + 1);
         } else {
             ++sched_[sc].stalls[static_cast<std::size_t>(best.cause)];
             sched_cause_[sc] = best.cause;
             next = std::min(next, best.when);
+            if (observer_) {
+                sched_owner_[sc] = stall_owner(sc, best.cause);
+                report_stall(sc, now, 1);
+            }
         }
     }
     accounted_until_ = now + 1;

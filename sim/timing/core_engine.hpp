@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,10 @@ class CoreEngine {
     // With an observer: reports the head's wait from s.wait_since to `until`
     // as s.cause (a head not looked at yet, cause NoSimd, as not selected).
     void report_wait(SimdContext& s, Cycle until, std::size_t bucket);
+    // With an observer: the instruction scheduler `sc`'s stall for `cause`
+    // is charged to (EngineObserver::stalled), or nothing for no_simd.
+    std::optional<InstructionKey> stall_owner(unsigned sc, StallCause cause) const;
+    void report_stall(unsigned sc, Cycle from, Cycle cycles) const;
     // Tells the observer how the core stands at `now` (CoreSample).
     void sample(Cycle now);
     std::size_t wait_bucket(const SimdContext& s) const {
@@ -162,6 +167,11 @@ class CoreEngine {
     std::vector<std::uint32_t> scan_start_;  // slot each scheduler's scan starts at
     std::vector<Cycle> dispatch_free_;       // when each scheduler's issue port frees up
     std::vector<StallCause> sched_cause_;    // cause for skipped cycles
+    // With an observer: where each scheduler's current stall is charged, and
+    // the instruction and the barrier each scheduler issued last.
+    std::vector<std::optional<InstructionKey>> sched_owner_;
+    std::vector<InstructionKey> last_issue_at_;
+    std::vector<InstructionKey> last_barrier_at_;
     std::vector<SchedulerCounters> sched_;
     std::vector<std::uint64_t> opcode_counts_;
 

@@ -29,6 +29,14 @@ struct IssueRecord {
     std::uint32_t lines = 0, l1_hits = 0, l1_misses = 0, bank_passes = 0;
 };
 
+// A static instruction, where a wait or a stall is charged: it outlives the
+// stream's Instruction (a simd's head moves on when it issues).
+struct InstructionKey {
+    std::uint32_t pc = 0, source_line = 0;
+    isa::Opcode opcode = 0;
+    static InstructionKey of(const Instruction& in) { return {in.pc, in.source_line, in.opcode}; }
+};
+
 // Where a simd's wait is charged besides the stall causes: its head was
 // ready (or not yet looked at) while its scheduler issued another simd's
 // instruction.
@@ -56,11 +64,20 @@ class EngineObserver {
     // Each step of a core, before it issues (cheap observers return at once).
     virtual void stepped(const CoreSample& sample) {}
     virtual void issued(const IssueRecord& r) = 0;
-    // A simd of core `core` waited from cycle `from` for `cycles` cycles with
-    // `head` as its next instruction, for the reason `bucket` (a StallCause,
-    // or kNotSelected).
-    virtual void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+    // A simd of core `core` waited from cycle `from` for `cycles` cycles for
+    // the reason `bucket` (a StallCause, or kNotSelected), charged to `at`:
+    // its next instruction, or for a barrier wait the barrier it waits at.
+    virtual void waited(unsigned core, const InstructionKey& at, std::size_t bucket, Cycle from,
                         Cycle cycles) = 0;
+    // Scheduler `scheduler` of core `core` issued nothing for `cycles`
+    // cycles from `from`, for `cause`: the scheduler-cycles the run's
+    // `stall_scheduler_cycles` counts, charged to the instruction that
+    // held the scheduler up (`at`; null for `no_simd`): the next instruction
+    // of the simd whose wait is the scheduler's cause, the barrier for
+    // `barrier`, the instruction that holds the issue port or the register
+    // file's read ports for `dispatch` and `register_cache_miss`.
+    virtual void stalled(unsigned core, unsigned scheduler, const InstructionKey* at,
+                         StallCause cause, Cycle from, Cycle cycles) {}
 };
 
 // Several observers on one run (a profile and a timeline).
@@ -76,9 +93,13 @@ class ObserverList : public EngineObserver {
     void issued(const IssueRecord& r) override {
         for (auto* o : list_) o->issued(r);
     }
-    void waited(unsigned core, const Instruction& head, std::size_t bucket, Cycle from,
+    void waited(unsigned core, const InstructionKey& at, std::size_t bucket, Cycle from,
                 Cycle cycles) override {
-        for (auto* o : list_) o->waited(core, head, bucket, from, cycles);
+        for (auto* o : list_) o->waited(core, at, bucket, from, cycles);
+    }
+    void stalled(unsigned core, unsigned scheduler, const InstructionKey* at, StallCause cause,
+                 Cycle from, Cycle cycles) override {
+        for (auto* o : list_) o->stalled(core, scheduler, at, cause, from, cycles);
     }
 
   private:

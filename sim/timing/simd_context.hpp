@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/common/cycle.hpp"
+#include "sim/timing/engine_observer.hpp"
 #include "sim/timing/forwarding.hpp"
 #include "sim/timing/scoreboard.hpp"
 #include "sim/timing/stall_cause.hpp"
@@ -60,6 +61,9 @@ struct SimdContext {
     Cycle collector_free = 0;
     ForwardingState forwarding;  // its side of result forwarding's bookkeeping
     bool at_barrier = false;
+    // With an EngineObserver: the barrier it last issued, where its barrier
+    // wait is charged.
+    InstructionKey barrier_at;
     bool complex_head = false;  // the head is an integer/complex instruction
     // When the head's pipe frees up for this simd's scheduler: the head's
     // PipeState entry, found when the head is loaded, as evaluations read it

@@ -56,4 +56,11 @@ inline const char* stall_cause_name(StallCause c) {
     return stall_cause_info(c).name;
 }
 
+// Not a stall cause: the bucket a profile's simd waits (never a scheduler's
+// stall) use for a simd passed over (EngineObserver, kNotSelected).
+inline constexpr StallCauseInfo kNotSelectedInfo = {
+    "not_selected",
+    "(a profile's simd waits only, never a scheduler's stall) the simd could issue, or had not "
+    "yet been looked at, while its scheduler issued another simd's instruction"};
+
 }  // namespace agx

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,7 +49,7 @@ TEST_CASE("a profile charges bank-conflict stalls to the conflicting load, and a
     REQUIRE(r.code == 0);
     const auto p = nlohmann::json::parse(slurp(profile));
     const auto s = nlohmann::json::parse(slurp(stats));
-    CHECK(p.at("format") == "agxsim-profile 1");
+    CHECK(p.at("format") == "agxsim-profile 2");
     CHECK(p.at("cycles") == s.at("cycles"));
 
     // Issues add up to the run's SIMD-instructions, lanes to the active ones.
@@ -65,9 +67,6 @@ TEST_CASE("a profile charges bank-conflict stalls to the conflicting load, and a
     CHECK(load->at("memory").at("bank_passes").get<std::uint64_t>() == 32 * load_issues);
 
     // Its simds wait on the banks, and most of the banks' waits are its.
-    // (A barrier's wait shows on the instruction after it, the simd's next
-    // one, as GPU profilers that sample a warp's next pc show it: leave it
-    // out.)
     const auto& waits = load->at("waits");
     REQUIRE(waits.contains("threadgroup_bank"));
     std::uint64_t bank_waits = 0;
@@ -166,4 +165,58 @@ TEST_CASE(
     CHECK_FALSE(fs::exists(never));
     for (const auto& e : fs::directory_iterator(scratch()))
         CHECK(e.path().filename().string().find("never.partial") == std::string::npos);
+}
+
+TEST_CASE(
+    "a profile's stalls are the summary's scheduler-cycles, and a barrier's wait is the "
+    "barrier's") {
+    // Kernels with barriers: the bank-conflict kernel above (one), the
+    // reduction (one) and the histogram (two), on one core and on eight.
+    const fs::path conflicts = write_file("conflicts_stalls.agxk", kBankConflicts);
+    const std::string lib = std::string(AGX_SOURCE_DIR) + "/traces/kernels/";
+    for (const std::string& run : std::vector<std::string>{
+             conflicts.string(), lib + "reduce_sum.agxk",
+             lib + "histogram256.agxk --set launch.max=3", lib + "histogram256.agxk --cores all"}) {
+        INFO(run);
+        const fs::path profile = scratch() / "stalls_p.json", stats = scratch() / "stalls_s.json";
+        const Result r = agxsim("run " + run + " -q --profile " + profile.string() + " --stats " +
+                                stats.string());
+        INFO(r.err);
+        REQUIRE(r.code == 0);
+        const auto p = nlohmann::json::parse(slurp(profile));
+        const auto s = nlohmann::json::parse(slurp(stats));
+        CHECK(p.at("stall_unit") == "scheduler-cycles");
+
+        // Cause by cause, the profile's scheduler-cycles are the summary's.
+        std::map<std::string, std::uint64_t> charged;
+        for (const auto& [cause, v] : p.at("stalls_without_instruction").items())
+            charged[cause] += v.get<std::uint64_t>();
+        for (const auto& x : p.at("instructions"))
+            for (const auto& [cause, v] : x.at("stalls").items())
+                charged[cause] += v.get<std::uint64_t>();
+        for (const auto& [cause, v] : s.at("stall_scheduler_cycles").items()) {
+            INFO(cause);
+            CHECK(charged[cause] == v.get<std::uint64_t>());
+        }
+        for (const auto& [cause, v] : charged)
+            CHECK(s.at("stall_scheduler_cycles").contains(cause));
+        // Only the scheduler with no simd has no instruction to charge.
+        for (const auto& [cause, v] : p.at("stalls_without_instruction").items())
+            CHECK(cause == "no_simd");
+
+        // Barrier stalls and barrier waits are charged to the barrier itself.
+        std::uint64_t barrier_waits = 0;
+        for (const auto& x : p.at("instructions")) {
+            const bool is_barrier = x.at("mnemonic") == "threadgroup_barrier";
+            const auto w = x.at("waits").value("barrier", std::uint64_t{0});
+            const auto st = x.at("stalls").value("barrier", std::uint64_t{0});
+            INFO(x.dump());
+            if (!is_barrier) {
+                CHECK(w == 0);
+                CHECK(st == 0);
+            }
+            barrier_waits += w;
+        }
+        CHECK(barrier_waits > 0);
+    }
 }

@@ -46,12 +46,15 @@ TEST_CASE("every stall cause has a distinct name and a meaning") {
     }
 }
 
-TEST_CASE("the README lists the stall causes as the code does") {
+TEST_CASE("the README lists the stall causes and the profile's not_selected as the code does") {
     std::vector<std::string> expected;
     for (std::size_t c = 0; c < kStallCauseCount; ++c) {
         const StallCauseInfo& info = stall_cause_info(static_cast<StallCause>(c));
         expected.push_back(std::string("| `") + info.name + "` | " + info.meaning + " |");
     }
+    // And the one other name a profile gives a wait.
+    expected.push_back(std::string("| `") + kNotSelectedInfo.name + "` | " +
+                       kNotSelectedInfo.meaning + " |");
     for (const char* doc : {"README.md"}) {
         INFO(doc);
         const auto rows = cause_table(lines_of(doc));
