@@ -18,7 +18,7 @@ void SchedulerBlock::report_stats(StatsWriter& out) const {
         "cycles without an issue, by cause (with `issued` they add up to the run's cycles)");
     for (std::size_t c = 0; c < kStallCauseCount; ++c) {
         const StallCauseInfo& info = stall_cause_info(static_cast<StallCause>(c));
-        stalls.add(info.name, StatUnit::Cycles, info.meaning, counters.stalls[c]);
+        stalls.add(info.name, StatUnit::SchedulerCycles, info.meaning, counters.stalls[c]);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include <systemc>
 
+#include "sim/model/core_aggregates.hpp"
 #include "sim/model/gpu.hpp"
 #include "sim/model/stats.hpp"
 #include "sim/model/stats_tree.hpp"
@@ -187,7 +188,13 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     r.stats = nlohmann::json::object();
     StatsWriter s(r.stats, "", options.stat_declarations);
     report_run_stats(s, r, cfg, workload);
-    r.stats["gpu"] = collect_stats(gpu, "gpu", options.stat_declarations);
+    // The blocks' declarations give the chip-wide aggregates their units.
+    std::vector<StatDeclaration> block_declarations;
+    r.stats["gpu"] = collect_stats(gpu, "gpu", &block_declarations);
+    add_core_aggregates(r.stats["gpu"], block_declarations);
+    if (options.stat_declarations)
+        options.stat_declarations->insert(options.stat_declarations->end(),
+                                          block_declarations.begin(), block_declarations.end());
     return r;
 }
 

@@ -82,7 +82,14 @@ std::string stats_markdown(const std::vector<StatDeclaration>& declarations) {
     std::vector<std::string> order;
     std::map<std::string, std::vector<const StatDeclaration*>> by_path;
     std::set<std::pair<std::string, std::string>> seen;
+    // The chip-wide aggregates repeat every core statistic: one note, not
+    // two more copies of the cores' tables.
+    bool aggregates = false;
     for (const StatDeclaration& d : declarations) {
+        if (d.path.rfind("gpu.cores_total", 0) == 0 || d.path.rfind("gpu.cores_mean", 0) == 0) {
+            aggregates = true;
+            continue;
+        }
         if (!seen.insert({d.path, d.name}).second) continue;
         if (!by_path.count(d.path)) order.push_back(d.path);
         by_path[d.path].push_back(&d);
@@ -96,6 +103,14 @@ std::string stats_markdown(const std::vector<StatDeclaration>& declarations) {
                << " |\n";
         md << "\n";
     }
+    if (aggregates)
+        md << "### `gpu.cores_total`, `gpu.cores_mean`\n\n"
+              "Every statistic of `gpu.core_N` and its blocks, at the same key path below "
+              "them: `cores_total` sums over the cores those counted in count, "
+              "scheduler-cycles or bytes (`gpu.cores_total.l1d.misses`); `cores_mean` "
+              "averages every number over the cores (`gpu.cores_mean.l1d.hit_rate`), and is "
+              "the only aggregate of a ratio, a rate or a figure in cycles (a time, a "
+              "duration or a mean).\n\n";
     return md.str();
 }
 
