@@ -437,7 +437,10 @@ std::vector<InstructionInfo> build_catalogue() {
                                                                {"simd_matrix_fmadd32", 32}};
     for (const auto& [mnemonic, n] : flops)
         for (InstructionInfo& i : e)
-            if (i.mnemonic == mnemonic) i.flops_per_lane = n;
+            if (i.mnemonic == mnemonic) {
+                i.flops_per_lane = n;
+                i.flops_fp16 = mnemonic.substr(mnemonic.size() - 2) == "16";
+            }
     return e;
 }
 

@@ -71,6 +71,7 @@ struct InstructionInfo {
     // lane. Compare-selects, min/max, reductions, conversions and the
     // special functions count none.
     std::uint8_t flops_per_lane = 0;
+    bool flops_fp16 = false;   // its flops are 16-bit (FP16 against FP32)
     std::string_view summary;  // one line for `agxsim isa list`
 };
 

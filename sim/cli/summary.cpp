@@ -51,12 +51,16 @@ void print_summary(std::ostream& out, const MachineConfig& cfg, const Workload& 
         << r.schedulers_per_core << " per cycle)\n";
     // The figures a paper reports: compute rate against the FP32 peak of
     // the cores simulated, and the bandwidth of the kernel's own accesses.
-    out << "  throughput        " << format_number("%.1f", r.gflop_per_s()) << " GFLOP/s ("
-        << format_number("%.1f", r.fp32_peak_gflop_per_s() > 0
-                                     ? 100.0 * r.gflop_per_s() / r.fp32_peak_gflop_per_s()
-                                     : 0.0)
-        << "% of FP32 peak " << format_number("%.0f", r.fp32_peak_gflop_per_s()) << "), "
-        << format_number("%.1f", r.device_gb_per_s()) << " GB/s device memory\n";
+    out << "  throughput        " << format_number("%.1f", r.fp32_gflop_per_s())
+        << " GFLOP/s FP32 (" << format_number("%.1f", 100.0 * r.fp32_peak_share())
+        << "% of FP32 peak " << format_number("%.0f", r.fp32_peak_gflop_per_s()) << "), ";
+    if (r.fp16_flops > 0)
+        out << format_number("%.1f", r.fp16_gflop_per_s()) << " GFLOP/s FP16 ("
+            << format_number("%.1f", 100.0 * r.fp16_peak_share()) << "% of FP16 peak "
+            << format_number("%.0f", r.fp16_peak_gflop_per_s()) << "), ";
+    out << format_number("%.1f", r.device_gb_per_s()) << " GB/s device memory ("
+        << format_number("%.1f", 100.0 * r.dram_bandwidth_share()) << "% of DRAM peak "
+        << format_number("%.0f", r.dram_peak_gb_per_s) << ")\n";
 
     const double sched_cycles = static_cast<double>(r.cycles) * r.cores * r.schedulers_per_core;
     out << "  scheduler-cycles  " << format_number("%.0f", sched_cycles) << " ("

@@ -74,12 +74,28 @@ void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& c
           "floating-point operations of the active lanes, all cores: an add or multiply 1, a "
           "fused multiply-add 2, a simd matrix multiply-accumulate 1,024 (16 or 32 bits)",
           r.flops);
+    s.add("fp16_flops", StatUnit::Count,
+          "of `flops`, those of 16-bit instructions (the rest are 32-bit)", r.fp16_flops);
     s.add("gflop_per_s", StatUnit::GigaflopsPerSecond, "`flops / seconds`, in 10^9 per second",
           r.gflop_per_s());
+    s.add("fp32_gflop_per_s", StatUnit::GigaflopsPerSecond,
+          "`(flops - fp16_flops) / seconds`: the 32-bit flops' rate", r.fp32_gflop_per_s());
+    s.add("fp16_gflop_per_s", StatUnit::GigaflopsPerSecond,
+          "`fp16_flops / seconds`: the 16-bit flops' rate", r.fp16_gflop_per_s());
     s.add("fp32_peak_gflop_per_s", StatUnit::GigaflopsPerSecond,
           "the cores simulated at one 32-bit fused multiply-add per lane per issue interval of "
           "`f32_arith`, at `clock_ghz`",
           r.fp32_peak_gflop_per_s());
+    s.add("fp32_peak_share", StatUnit::Ratio,
+          "`fp32_gflop_per_s / fp32_peak_gflop_per_s`: the share of the FP32 peak achieved",
+          r.fp32_peak_share());
+    s.add("fp16_peak_gflop_per_s", StatUnit::GigaflopsPerSecond,
+          "the cores simulated at one 16-bit fused multiply-add per lane per issue interval of "
+          "`f16_arith`, at `clock_ghz`",
+          r.fp16_peak_gflop_per_s());
+    s.add("fp16_peak_share", StatUnit::Ratio,
+          "`fp16_gflop_per_s / fp16_peak_gflop_per_s`: the share of the FP16 peak achieved",
+          r.fp16_peak_share());
     s.add("device_bytes", StatUnit::Bytes,
           "bytes the active lanes loaded from and stored to device memory, all cores (each "
           "lane's own bytes, before the caches merge them into lines)",
@@ -88,6 +104,14 @@ void report_run_stats(StatsWriter& s, const RunResult& r, const MachineConfig& c
           "`device_bytes / seconds`, in 10^9 bytes per second: the bandwidth a kernel's paper "
           "reports (STREAM's counting)",
           r.device_gb_per_s());
+    s.add("dram_peak_gb_per_s", StatUnit::GigabytesPerSecond,
+          "the chip's DRAM peak: `memory.dram.bus_width_bits / 8 x data_rate_mtps` (the whole "
+          "chip's, whatever the cores simulated)",
+          r.dram_peak_gb_per_s);
+    s.add("dram_bandwidth_share", StatUnit::Ratio,
+          "`device_gb_per_s / dram_peak_gb_per_s`: the kernel's own traffic against the DRAM "
+          "peak (data that stays in the caches can carry it past 1)",
+          r.dram_bandwidth_share());
     StatsWriter residency =
         s.group("residency", "how many threadgroups a core holds at once, and why");
     residency.add("threadgroups_per_core", StatUnit::Count, "threadgroups resident on a core",
@@ -149,6 +173,7 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
                     cfg.memory.l2.line_bytes);
                 skipped.simd_instructions += t.simd_instructions;
                 skipped.flops += t.flops;
+                skipped.fp16_flops += t.fp16_flops;
                 skipped.device_bytes += t.device_bytes;
             }));
     }
@@ -163,13 +188,22 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
         r.cycles = std::max(r.cycles, core.engine().end_cycle());
         r.simd_instructions += core.engine().simd_instructions();
         r.flops += core.engine().flops();
+        r.fp16_flops += core.engine().fp16_flops();
         r.device_bytes += core.load_store_unit.unit.bytes();
     }
     r.clock_ghz = cfg.clock_ghz;
-    const auto f32 = cfg.core.timing.find("f32_arith");
-    if (f32 != cfg.core.timing.end() && f32->second.issue_interval > 0)
-        r.fp32_peak_flops_per_cycle = 2.0 * cfg.core.simd_width * cfg.core.schedulers *
-                                      options.cores / f32->second.issue_interval;
+    // One fused multiply-add per lane per issue interval of the class.
+    auto peak = [&](const char* timing_class) {
+        const auto t = cfg.core.timing.find(timing_class);
+        return t != cfg.core.timing.end() && t->second.issue_interval > 0
+                   ? 2.0 * cfg.core.simd_width * cfg.core.schedulers * options.cores /
+                         t->second.issue_interval
+                   : 0.0;
+    };
+    r.fp32_peak_flops_per_cycle = peak("f32_arith");
+    r.fp16_peak_flops_per_cycle = peak("f16_arith");
+    r.dram_peak_gb_per_s =
+        cfg.memory.dram.bus_width_bits / 8.0 * cfg.memory.dram.data_rate_mtps * 1e6 / 1e9;
     for (auto& core : gpu.cores) {
         core.finish(r.cycles);
         for (const auto& s : core.engine().scheduler_counters())
@@ -180,6 +214,7 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
         r.cycles = static_cast<Cycle>(std::llround(r.sampling->estimated_cycles));
         r.simd_instructions += skipped.simd_instructions;
         r.flops += skipped.flops;
+        r.fp16_flops += skipped.fp16_flops;
         r.device_bytes += skipped.device_bytes;
         extrapolate_stalls(r);
     }

@@ -47,8 +47,11 @@ struct RunResult {
     std::array<std::uint64_t, kStallCauseCount> stall_cycles{};  // summed over schedulers
     double clock_ghz = 1.0;                                      // the config's GPU clock
     std::uint64_t flops = 0;               // of the active lanes, all cores (CoreEngine::flops)
+    std::uint64_t fp16_flops = 0;          // of them, the 16-bit ones
     double fp32_peak_flops_per_cycle = 0;  // all cores simulated: fused multiply-adds, every lane
+    double fp16_peak_flops_per_cycle = 0;  // likewise at 16 bits (f16_arith's issue interval)
     std::uint64_t device_bytes = 0;        // device memory the lanes loaded and stored, all cores
+    double dram_peak_gb_per_s = 0;         // the chip's DRAM: bus width x data rate
     double host_seconds = 0.0;
     // A sampled run's estimate and its bound. `cycles` is then the estimate,
     // the instruction, flop and byte counts are exact (the skipped
@@ -67,8 +70,23 @@ struct RunResult {
     // The simulated GPU's time: cycles at the config's clock.
     double seconds() const { return static_cast<double>(cycles) / (clock_ghz * 1e9); }
     double gflop_per_s() const { return cycles ? flops / seconds() / 1e9 : 0.0; }
+    double fp16_gflop_per_s() const { return cycles ? fp16_flops / seconds() / 1e9 : 0.0; }
+    double fp32_gflop_per_s() const {
+        return cycles ? (flops - fp16_flops) / seconds() / 1e9 : 0.0;
+    }
     double fp32_peak_gflop_per_s() const { return fp32_peak_flops_per_cycle * clock_ghz; }
+    double fp16_peak_gflop_per_s() const { return fp16_peak_flops_per_cycle * clock_ghz; }
+    // Achieved over peak: each names the peak it is a share of.
+    double fp32_peak_share() const {
+        return fp32_peak_gflop_per_s() > 0 ? fp32_gflop_per_s() / fp32_peak_gflop_per_s() : 0.0;
+    }
+    double fp16_peak_share() const {
+        return fp16_peak_gflop_per_s() > 0 ? fp16_gflop_per_s() / fp16_peak_gflop_per_s() : 0.0;
+    }
     double device_gb_per_s() const { return cycles ? device_bytes / seconds() / 1e9 : 0.0; }
+    double dram_bandwidth_share() const {
+        return dram_peak_gb_per_s > 0 ? device_gb_per_s() / dram_peak_gb_per_s : 0.0;
+    }
 };
 
 RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOptions& options);

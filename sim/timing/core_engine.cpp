@@ -67,9 +67,9 @@ CoreEngine::CoreEngine(const CoreConfig& cfg, CoreBlocks blocks, Workload& workl
         if (it == cfg.timing.end())
             throw std::logic_error("config has no timing for class " +
                                    std::string(info.timing_class));
-        traits_[op] = {it->second,     info.unit,     info.memory,
-                       info.is_async,  info.is_wait,  info.is_barrier,
-                       info.is_atomic, info.is_store, info.flops_per_lane};
+        traits_[op] = {it->second,          info.unit,       info.memory,    info.is_async,
+                       info.is_wait,        info.is_barrier, info.is_atomic, info.is_store,
+                       info.flops_per_lane, info.flops_fp16};
         if (info.memory == isa::MemorySpace::Device)
             lsu_lead_ = std::max<Cycle>(lsu_lead_, it->second.latency);
         if (info.is_barrier) barrier_latency_ = std::max<Cycle>(1, it->second.latency);
@@ -388,9 +388,12 @@ void CoreEngine::issue(SimdContext& s, std::uint32_t id, Cycle now) {
 
     ++instructions_;
     ++opcode_counts_[in.opcode];
-    if (info.flops_per_lane)
-        flops_ += std::uint64_t{info.flops_per_lane} *
-                  static_cast<unsigned>(__builtin_popcount(in.active_mask));
+    if (info.flops_per_lane) {
+        const std::uint64_t n = std::uint64_t{info.flops_per_lane} *
+                                static_cast<unsigned>(__builtin_popcount(in.active_mask));
+        flops_ += n;
+        if (info.flops_fp16) fp16_flops_ += n;
+    }
     ++sched_[sched].issued;
     if (observer_) {
         observer_->issued(record);

@@ -60,6 +60,7 @@ class CoreEngine {
     // Floating-point operations of the active lanes of every instruction
     // issued (isa::InstructionInfo::flops_per_lane).
     std::uint64_t flops() const { return flops_; }
+    std::uint64_t fp16_flops() const { return fp16_flops_; }  // of flops(): the 16-bit ones
     std::uint64_t threadgroups_done() const { return admission_.threadgroups_done(); }
     const std::vector<SchedulerCounters>& scheduler_counters() const { return sched_; }
     const std::vector<std::uint64_t>& opcode_counts() const { return opcode_counts_; }
@@ -144,6 +145,7 @@ class CoreEngine {
         isa::MemorySpace memory;
         bool is_async, is_wait, is_barrier, is_atomic, is_store;
         std::uint8_t flops_per_lane;
+        bool flops_fp16;
     };
     std::vector<OpcodeTraits> traits_;
 
@@ -177,6 +179,7 @@ class CoreEngine {
 
     std::uint64_t instructions_ = 0;
     std::uint64_t flops_ = 0;
+    std::uint64_t fp16_flops_ = 0;
     Cycle end_cycle_ = 0;
     Cycle accounted_until_ = 0;
     Cycle last_progress_ = 0;  // last cycle an instruction issued or a threadgroup started

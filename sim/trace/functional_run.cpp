@@ -64,9 +64,12 @@ void touch_lines(const Instruction& in, bool write, std::uint32_t line_bytes,
 void count(FunctionalTally& tally, const Instruction& in, const isa::InstructionInfo& info,
            const LineToucher& touch, std::uint32_t line_bytes) {
     ++tally.simd_instructions;
-    if (info.flops_per_lane)
-        tally.flops += std::uint64_t{info.flops_per_lane} *
-                       static_cast<unsigned>(__builtin_popcount(in.active_mask));
+    if (info.flops_per_lane) {
+        const std::uint64_t n = std::uint64_t{info.flops_per_lane} *
+                                static_cast<unsigned>(__builtin_popcount(in.active_mask));
+        tally.flops += n;
+        if (info.flops_fp16) tally.fp16_flops += n;
+    }
     if (info.memory != isa::MemorySpace::Device) return;
     tally.device_bytes += touched_bytes(in);
     if (touch) touch_lines(in, info.is_store || info.is_atomic, line_bytes, touch);

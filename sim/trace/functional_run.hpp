@@ -22,6 +22,7 @@ namespace agx {
 struct FunctionalTally {
     std::uint64_t simd_instructions = 0;
     std::uint64_t flops = 0;         // as CoreEngine::flops: per active lane
+    std::uint64_t fp16_flops = 0;    // of them, the 16-bit ones
     std::uint64_t device_bytes = 0;  // as LoadStoreUnit::bytes: each byte an active lane touches
 };
 

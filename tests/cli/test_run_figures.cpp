@@ -43,10 +43,21 @@ TEST_CASE(
     // One m1 core: 4 schedulers x 32 lanes x 2 flops per cycle at 1.278 GHz.
     CHECK(j.at("fp32_peak_gflop_per_s").get<double>() == Approx(4 * 32 * 2 * 1.278));
     CHECK(j.at("issue_slot_share").get<double>() == Approx(j.at("ipc_per_core").get<double>() / 4));
+    // Every flop is 32-bit; each achieved figure is a share of the peak its
+    // key names. m1's DRAM: a 128-bit bus at 4266 MT/s, 68.3 GB/s.
+    CHECK(j.at("fp16_flops").get<double>() == 0);
+    CHECK(j.at("fp32_gflop_per_s").get<double>() == Approx(j.at("gflop_per_s").get<double>()));
+    CHECK(j.at("fp32_peak_share").get<double>() ==
+          Approx(j.at("gflop_per_s").get<double>() / (4 * 32 * 2 * 1.278)));
+    CHECK(j.at("dram_peak_gb_per_s").get<double>() == Approx(128 / 8.0 * 4266 / 1000));
+    CHECK(j.at("dram_bandwidth_share").get<double>() ==
+          Approx(j.at("device_gb_per_s").get<double>() / (128 / 8.0 * 4266 / 1000)));
     // The summary prints them.
-    CHECK(summary.find(" GFLOP/s (") != std::string::npos);
+    CHECK(summary.find(" GFLOP/s FP32 (") != std::string::npos);
     CHECK(summary.find("% of FP32 peak 327)") != std::string::npos);
-    CHECK(summary.find(" GB/s device memory") != std::string::npos);
+    CHECK(summary.find(" GB/s device memory (") != std::string::npos);
+    CHECK(summary.find("% of DRAM peak 68)") != std::string::npos);
+    CHECK(summary.find("FP16") == std::string::npos);  // none to report
     CHECK(summary.find("% of the issue slots, 4 per cycle)") != std::string::npos);
 }
 
@@ -62,4 +73,19 @@ TEST_CASE("the FP32 peak is the simulated cores': m1-max's 32 cores reach 10.6 T
     const auto j = run_stats(library_kernel("saxpy.agxk") +
                              " --config m1-max --cores all --set launch.n=8192");
     CHECK(j.at("fp32_peak_gflop_per_s").get<double>() == Approx(32 * 4 * 32 * 2 * 1.296));
+}
+
+TEST_CASE("run reports 16-bit flops apart, against the FP16 peak") {
+    // fadd16_ilp4: 88 simds of 4 chains of 1024 fadd16 each, one flop a lane.
+    std::string summary;
+    const auto j =
+        run_stats(std::string(AGX_SOURCE_DIR) + "/traces/examples/fadd16_ilp4.trace", &summary);
+    CHECK(j.at("fp16_flops").get<double>() == 88.0 * 4 * 1024 * 32);
+    CHECK(j.at("flops").get<double>() == j.at("fp16_flops").get<double>());
+    CHECK(j.at("fp32_gflop_per_s").get<double>() == 0);
+    CHECK(j.at("fp16_peak_gflop_per_s").get<double>() == Approx(4 * 32 * 2 * 1.278));
+    CHECK(j.at("fp16_peak_share").get<double>() ==
+          Approx(j.at("fp16_gflop_per_s").get<double>() / (4 * 32 * 2 * 1.278)));
+    CHECK(summary.find(" GFLOP/s FP16 (") != std::string::npos);
+    CHECK(summary.find("% of FP16 peak 327)") != std::string::npos);
 }
