@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -15,51 +16,46 @@ bool additive(StatUnit unit) {
 }
 
 struct Aggregator {
-    const std::vector<const nlohmann::json*>& cores;
     const std::map<std::pair<std::string, std::string>, const StatDeclaration*>& declared;
     std::vector<StatDeclaration> added;
-    std::map<std::pair<std::string, std::string>, bool> seen;
+    std::set<std::pair<std::string, std::string>> seen;
 
-    // `at`: the key path below a core ("l1d", "scheduler_0.register_cache").
-    void walk(const nlohmann::json& first, const std::string& at, nlohmann::json& total,
-              nlohmann::json& mean) {
-        for (const auto& item : first.items()) {
+    // `nodes`: the same object in every core; `generic`: its declared path
+    // ("gpu.core_N.scheduler_N.register_cache").
+    void walk(const std::vector<const nlohmann::json*>& nodes, const std::string& generic,
+              nlohmann::json& total, nlohmann::json& mean) {
+        for (const auto& item : nodes.front()->items()) {
             const std::string& key = item.key();
-            const std::string path = at.empty() ? key : at + "." + key;
+            // The same key in every core, or no aggregate of it.
+            std::vector<const nlohmann::json*> values;
+            for (const nlohmann::json* n : nodes) {
+                const auto it = n->find(key);
+                if (it == n->end() || it->is_object() != item.value().is_object() ||
+                    it->is_number() != item.value().is_number())
+                    break;
+                values.push_back(&*it);
+            }
+            if (values.size() != nodes.size()) continue;
             if (item.value().is_object()) {
                 nlohmann::json t = nlohmann::json::object(), m = nlohmann::json::object();
-                walk(item.value(), path, t, m);
+                walk(values, generic_stat_path(generic + "." + key), t, m);
                 if (!t.empty()) total[key] = std::move(t);
                 if (!m.empty()) mean[key] = std::move(m);
                 continue;
             }
             if (!item.value().is_number()) continue;
-            const std::string generic =
-                generic_stat_path(at.empty() ? "gpu.core_0" : "gpu.core_0." + at);
             const auto d = declared.find({generic, key});
             if (d == declared.end()) continue;
             double sum = 0;
-            bool integral = true, same_shape = true;
+            bool integral = true;
             std::uint64_t isum = 0;
-            for (const nlohmann::json* core : cores) {
-                const nlohmann::json* v = core;
-                for (std::size_t from = 0; v && from <= path.size();) {
-                    const std::size_t dot = std::min(path.find('.', from), path.size());
-                    const std::string part = path.substr(from, dot - from);
-                    v = v->is_object() && v->contains(part) ? &v->at(part) : nullptr;
-                    from = dot + 1;
-                }
-                if (!v || !v->is_number()) {  // cores that differ in shape: no aggregate
-                    same_shape = false;
-                    break;
-                }
+            for (const nlohmann::json* v : values) {
                 sum += v->get<double>();
                 if (v->is_number_unsigned())
                     isum += v->get<std::uint64_t>();
                 else
                     integral = false;
             }
-            if (!same_shape) continue;
             const std::string rest = generic.substr(std::string("gpu.core_N").size());
             if (additive(d->second->unit)) {
                 if (integral)
@@ -68,13 +64,13 @@ struct Aggregator {
                     total[key] = sum;
                 declare(std::string("gpu.") + kCoresTotal + rest, *d->second, "sum over the cores");
             }
-            mean[key] = sum / static_cast<double>(cores.size());
+            mean[key] = sum / static_cast<double>(values.size());
             declare(std::string("gpu.") + kCoresMean + rest, *d->second, "mean over the cores");
         }
     }
 
     void declare(const std::string& path, const StatDeclaration& per_core, const char* how) {
-        if (!seen.emplace(std::make_pair(path, per_core.name), true).second) return;
+        if (!seen.emplace(path, per_core.name).second) return;
         added.push_back({path, per_core.name, per_core.unit,
                          std::string(how) + " of `gpu.core_N" +
                              per_core.path.substr(std::string("gpu.core_N").size()) + "." +
@@ -96,9 +92,9 @@ void add_core_aggregates(nlohmann::json& gpu, std::vector<StatDeclaration>& decl
     for (const StatDeclaration& d : declarations)
         if (d.path.rfind("gpu.core_N", 0) == 0)
             declared.emplace(std::make_pair(d.path, d.name), &d);
-    Aggregator a{cores, declared, {}, {}};
+    Aggregator a{declared, {}, {}};
     nlohmann::json total = nlohmann::json::object(), mean = nlohmann::json::object();
-    a.walk(*cores.front(), "", total, mean);
+    a.walk(cores, "gpu.core_N", total, mean);
     gpu[kCoresTotal] = std::move(total);
     gpu[kCoresMean] = std::move(mean);
     declarations.insert(declarations.end(), a.added.begin(), a.added.end());

@@ -167,14 +167,10 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
         gpu.groups.sample_with(std::make_unique<ThreadgroupSampler>(
             *options.sampling, workload.launch().threadgroups, wave,
             [&workload, &skipped, &gpu, &cfg, wave](std::uint32_t first, std::uint32_t last) {
-                const FunctionalTally t = run_functional(
+                skipped += run_functional(
                     workload, first, last, wave,
                     [&gpu](std::uint64_t address, bool write) { gpu.warm(address, write); },
                     cfg.memory.l2.line_bytes);
-                skipped.simd_instructions += t.simd_instructions;
-                skipped.flops += t.flops;
-                skipped.fp16_flops += t.fp16_flops;
-                skipped.device_bytes += t.device_bytes;
             }));
     }
     if (options.observer)

@@ -32,9 +32,14 @@ std::uint64_t touched_bytes(const Instruction& in) {
     const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
     std::array<std::uint64_t, 32> start{};
     unsigned n = 0;
+    bool ascending = true;  // coalesced lanes are: no sort
     for (unsigned lane = 0; lane < 32; ++lane)
-        if (in.active_mask >> lane & 1u) start[n++] = in.mem.address(lane);
-    std::sort(start.begin(), start.begin() + n);
+        if (in.active_mask >> lane & 1u) {
+            start[n] = in.mem.address(lane);
+            ascending &= n == 0 || start[n] >= start[n - 1];
+            ++n;
+        }
+    if (!ascending) std::sort(start.begin(), start.begin() + n);
     std::uint64_t bytes = 0, covered_to = 0;
     for (unsigned i = 0; i < n; ++i) {
         const std::uint64_t from = i > 0 ? std::max(start[i], covered_to) : start[i];

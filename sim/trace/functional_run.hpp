@@ -24,6 +24,14 @@ struct FunctionalTally {
     std::uint64_t flops = 0;         // as CoreEngine::flops: per active lane
     std::uint64_t fp16_flops = 0;    // of them, the 16-bit ones
     std::uint64_t device_bytes = 0;  // as LoadStoreUnit::bytes: each byte an active lane touches
+
+    FunctionalTally& operator+=(const FunctionalTally& o) {
+        simd_instructions += o.simd_instructions;
+        flops += o.flops;
+        fp16_flops += o.fp16_flops;
+        device_bytes += o.device_bytes;
+        return *this;
+    }
 };
 
 // `window`: threadgroups in flight at once (at least 1). Returns the
