@@ -115,26 +115,32 @@ std::string simulate_row(unsigned entries, unsigned active) {
 TEST_CASE("docs/validation.md: the register-cache trade is what the model gives") {
     const auto rows = trade_rows();
     REQUIRE(rows.size() >= 3);
-    std::vector<std::string> simulated;
-    std::string want;
-    for (const auto& row : rows) {
-        const auto cells = table_cells(row);
-        REQUIRE(cells.size() == 8);
-        simulated.push_back(simulate_row(static_cast<unsigned>(std::stoul(cells[0])),
-                                         static_cast<unsigned>(std::stoul(cells[1]))));
-        want += simulated.back() + "\n";
-    }
-    INFO("docs/validation.md's register-cache trade needs:\n" << want);
-    CHECK(simulated == rows);
-    // The shipped values are one of the rows.
     std::ifstream cfg(fs::path(AGX_SOURCE_DIR) / "configs" / "m1.json");
     const auto core = nlohmann::json::parse(cfg).at("core");
     const std::string shipped =
         "| " + std::to_string(core.at("register_cache").at("entries").at("value").get<int>()) +
         " | " + std::to_string(core.at("active_simds").at("value").get<int>()) + " |";
-    bool found = false;
-    for (const auto& row : rows) found |= row.rfind(shipped, 0) == 0;
-    CHECK(found);
+    // The shipped row last: by then the accuracy guards, which CTest starts
+    // beside this test (tests/test_schedule.cmake), have put its simulations
+    // in the shared validate cache.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].rfind(shipped, 0) != 0) order.push_back(i);
+    // The shipped values are one of the rows.
+    CHECK(order.size() == rows.size() - 1);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].rfind(shipped, 0) == 0) order.push_back(i);
+    std::vector<std::string> simulated(rows.size());
+    for (const std::size_t i : order) {
+        const auto cells = table_cells(rows[i]);
+        REQUIRE(cells.size() == 8);
+        simulated[i] = simulate_row(static_cast<unsigned>(std::stoul(cells[0])),
+                                    static_cast<unsigned>(std::stoul(cells[1])));
+    }
+    std::string want;
+    for (const auto& row : simulated) want += row + "\n";
+    INFO("docs/validation.md's register-cache trade needs:\n" << want);
+    CHECK(simulated == rows);
 }
 
 namespace {
