@@ -46,11 +46,23 @@ inline fs::path scratch() {
     return s.dir;
 }
 
+// The agxsim executable the tests run: the build's own, or the one
+// AGXSIM_TEST_EXE names. scripts/test-sanitized.sh runs these tests from the
+// Release build against its sanitized agxsim, which is what they test: the
+// test binary itself then need not be built a second time with the
+// sanitizers.
+inline const std::string& agxsim_exe() {
+    static const std::string exe = [] {
+        const char* named = std::getenv("AGXSIM_TEST_EXE");
+        return std::string(named && *named ? named : AGXSIM_EXE);
+    }();
+    return exe;
+}
+
 // Runs `agxsim ARGS` with stdout and stderr captured.
 inline Result agxsim(const std::string& args) {
     const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd =
-        std::string(AGXSIM_EXE) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string cmd = agxsim_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -64,7 +76,8 @@ inline Result agxsim(const std::string& args) {
 // (validation/lib/simulation_cache.hpp), so that each runs once per build of
 // agxsim, whichever test comes first.
 inline std::string shared_validate_cache() {
-    return " --cache " + (fs::path(AGXSIM_EXE).parent_path() / "tests" / "validate-cache").string();
+    return " --cache " +
+           (fs::path(agxsim_exe()).parent_path() / "tests" / "validate-cache").string();
 }
 
 // The cells of a markdown table row ("| a | b |" -> a, b), trimmed.

@@ -39,8 +39,8 @@ std::string bad(const std::string& name) {
 // instead of stalling the suite. ARGS may use the shell ($(cat FILE)).
 Result agxsim_within(int seconds, const std::string& args) {
     const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-    const std::string cmd = "timeout " + std::to_string(seconds) + " " + AGXSIM_EXE + " " + args +
-                            " >" + out.string() + " 2>" + err.string();
+    const std::string cmd = "timeout " + std::to_string(seconds) + " " + agx_test::agxsim_exe() +
+                            " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -144,7 +144,7 @@ TEST_CASE("bad inputs: an output file's temporary is its own, so concurrent runs
     for (int round = 0; round < 3; ++round) {
         std::string cmd = "(";
         for (int i = 0; i < 6; ++i)
-            cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --stats " +
+            cmd += agx_test::agxsim_exe() + " run -q " + kStatsTrace + " --stats " +
                    stats.string() + " & ";
         cmd += "wait) >/dev/null 2>&1";
         REQUIRE(std::system(cmd.c_str()) == 0);
@@ -159,7 +159,7 @@ TEST_CASE("bad inputs: report directories and trace conversions are completed wh
     const fs::path out = scratch() / "converted.trace";
     std::string cmd = "(";
     for (int i = 0; i < 6; ++i)
-        cmd += std::string(AGXSIM_EXE) + " trace convert " + example("imad_fadd_mix.trace") + " " +
+        cmd += agx_test::agxsim_exe() + " trace convert " + example("imad_fadd_mix.trace") + " " +
                out.string() + " --format text & ";
     cmd += "wait) >/dev/null 2>&1";
     REQUIRE(std::system(cmd.c_str()) == 0);
@@ -171,8 +171,8 @@ TEST_CASE("bad inputs: report directories and trace conversions are completed wh
     fs::remove_all(dir);
     cmd = "(";
     for (int i = 0; i < 2; ++i)
-        cmd += std::string(AGXSIM_EXE) + " run -q " + kStatsTrace + " --report " + dir.string() +
-               " & ";
+        cmd +=
+            agx_test::agxsim_exe() + " run -q " + kStatsTrace + " --report " + dir.string() + " & ";
     cmd += "wait) >/dev/null 2>&1";
     std::system(cmd.c_str());
     REQUIRE(fs::exists(dir / "stats.json"));
@@ -597,7 +597,7 @@ TEST_CASE("bad inputs: an output stops at its first write error, with the reason
     const fs::path dump = scratch() / "huge_dump.bin";
     const fs::path err = scratch() / "stderr.txt";
     const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 64; exec timeout 60 " +
-                            std::string(AGXSIM_EXE) + " run -q " + k.string() +
+                            agx_test::agxsim_exe() + " run -q " + k.string() +
                             " --dump y=" + dump.string() + "\" 2>" + err.string();
     const int status = std::system(cmd.c_str());
     const std::string text = slurp(err);
@@ -864,7 +864,7 @@ TEST_CASE("bad inputs: a report whose writing fails leaves the directory as it w
     fs::remove_all(dir);
     const std::string data = std::string(AGX_SOURCE_DIR) + "/validation/data/";
     const std::string validate =
-        std::string(AGXSIM_EXE) + " validate --config m1-max --summary-only";
+        agx_test::agxsim_exe() + " validate --config m1-max --summary-only";
     REQUIRE(std::system((validate + " -m " + data + "control_group.json --report " + dir.string() +
                          " >/dev/null")
                             .c_str()) == 0);

@@ -139,7 +139,7 @@ KeyRun run_keyed(const Workload& w, const std::string& set) {
     static int n = 0;
     const fs::path stats = scratch() / ("stats" + std::to_string(++n) + ".json");
     const fs::path err = scratch() / "keys_stderr.txt";
-    const std::string cmd = std::string(AGXSIM_EXE) + " " + w.args + " --config " + kConfig +
+    const std::string cmd = agx_test::agxsim_exe() + " " + w.args + " --config " + kConfig +
                             (set.empty() ? "" : " --set '" + set + "'") + " --stats " +
                             stats.string() + " >/dev/null 2>" + err.string();
     const int status = std::system(cmd.c_str());

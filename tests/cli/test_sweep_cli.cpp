@@ -75,7 +75,8 @@ std::size_t lines_in(const fs::path& p) {
 int interrupt_midway(const std::string& sweep, const fs::path& out, std::size_t rows, int sig) {
     const pid_t pid = ::fork();
     if (pid == 0) {
-        const std::string exe = AGXSIM_EXE, o = out.string(), log = (out.string() + ".log");
+        const std::string exe = agx_test::agxsim_exe(), o = out.string(),
+                          log = (out.string() + ".log");
         std::freopen(log.c_str(), "w", stderr);
         ::execl(exe.c_str(), exe.c_str(), "sweep", "run", sweep.c_str(), "--out", o.c_str(), "-j",
                 "2", static_cast<char*>(nullptr));
@@ -256,7 +257,7 @@ TEST_CASE(
     // refuses and leaves the file as it was.
     const std::string before = slurp(dir / "out/results.csv");
     const fs::path err = dir / "collect_err.txt";
-    const int status = std::system(("flock " + out + "/results.csv.lock " + AGXSIM_EXE +
+    const int status = std::system(("flock " + out + "/results.csv.lock " + agx_test::agxsim_exe() +
                                     " sweep collect " + out + " >/dev/null 2>" + err.string())
                                        .c_str());
     CHECK(WIFEXITED(status));

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 int run(const std::string& args, const fs::path& log) {
-    const std::string cmd = std::string(AGXSIM_EXE) + " " + args + " >" + log.string() + " 2>&1";
+    const std::string cmd = agx_test::agxsim_exe() + " " + args + " >" + log.string() + " 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -561,7 +561,7 @@ TEST_CASE("validate shows its simulations' progress on a terminal, and only ther
     // A large file is minutes of simulation; validate once said nothing until
     // the end. `script` gives the command a terminal.
     const fs::path dir = report_dir("progress");
-    const std::string command = std::string(AGXSIM_EXE) +
+    const std::string command = agx_test::agxsim_exe() +
                                 " validate --config m1 --summary-only -m " +
                                 shipped("control_group");
     const fs::path tty_log = dir / "tty.txt", log = dir / "log.txt";
