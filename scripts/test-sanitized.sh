@@ -53,7 +53,10 @@ else
     fi
     fuzz=0
 fi
-cmake --build "$build" -j"$(nproc)" --target agxsim agx_unit_tests
+targets=(agxsim agx_unit_tests)
+# The fuzz targets in the same build, which then keeps both cores busy to its end.
+[ "$fuzz" -eq 1 ] && [ "$fuzz_seconds" -gt 0 ] && targets+=(fuzz_targets)
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 # The CLI tests drive the agxsim executable, which is what they test: they run
 # from the Release build's test binary against the sanitized agxsim
 # (AGXSIM_TEST_EXE, tests/cli/cli_run.hpp), so the test binary is not built a
