@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -110,6 +111,11 @@ struct Expansion {
 };
 
 const std::vector<Expansion>& expansions();
+
+// The tables' notation for equivalent alternatives, "FADD/FFMA/IADD16" ("any
+// of these, measured alike"): the first alternative, at the width written on
+// the last one ("FADD16"). Empty when `term` is not such a list.
+std::string first_alternative(std::string_view term);
 const Expansion* find_expansion(std::string_view metal_name);
 
 // Turns any metal-benchmarks row name into machine instructions: an exact

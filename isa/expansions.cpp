@@ -206,6 +206,10 @@ std::vector<Expansion> build_expansions() {
 
     // --- documented sequences (metal-benchmarks) ----------------------------
     seq("DIV32", chain({"rcp32", "fmul32"}), kDoc);
+    seq("DIV_32", chain({"rcp32", "fmul32"}),
+        "metal-benchmarks (Philip Turner, https://github.com/philipturner/metal-benchmarks): "
+        "DIV32, as the README's mixed transcendental table spells it in one row (Fast DIV_32 + "
+        "SIN32)");
     seq("FRACT32", chain({"trunc", "fadd32"}), kDoc);
     seq("TRIG_REDUCE", chain({"fmul32", "trunc", "fadd32", "fmadd32"}), kDoc);
     seq("SIN32", chain({"fmul32", "trunc", "fadd32", "fmadd32", "sin_pt_1", "sin_pt_2"}), kDoc);
@@ -514,9 +518,8 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-// The tables' notation for equivalent alternatives, "FADD/FFMA/IADD16" ("any
-// of these, measured alike"): the first alternative, at the width written on
-// the last one ("FADD16"). Empty when `term` is not such a list.
+}  // namespace
+
 std::string first_alternative(std::string_view term) {
     const auto slash = term.find('/');
     if (slash == std::string_view::npos) return "";
@@ -527,8 +530,6 @@ std::string first_alternative(std::string_view term) {
     if (!first_has_width && digits > term.rfind('/')) first += std::string(term.substr(digits));
     return first;
 }
-
-}  // namespace
 
 const std::vector<Expansion>& expansions() {
     static const std::vector<Expansion> x = build_expansions();
@@ -542,6 +543,11 @@ const Expansion* find_expansion(std::string_view metal_name) {
 }
 
 std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
+    name = trim(name);
+    // "Fast EXP2_32 + FMUL32" (the mixed transcendental table): the whole
+    // sequence compiled with fast math, Metal's default, whose forms are the
+    // other tables' plain names; the precise forms are named "Precise".
+    if (name.substr(0, 5) == "Fast ") name.remove_prefix(5);
     if (const auto* e = find_expansion(trim(name))) return e->steps;
     if (name.find(" + ") == std::string_view::npos)
         if (const auto* e = find_expansion(first_alternative(trim(name)))) return e->steps;

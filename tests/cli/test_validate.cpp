@@ -351,7 +351,7 @@ TEST_CASE("validate reads the reference CSV files as they are") {
 TEST_CASE("data import of the reference CSVs gives the shipped measurement files") {
     const fs::path ref = fs::path(AGX_SOURCE_DIR) / "validation" / "data" / "metal-benchmarks";
     std::string csvs;
-    for (const fs::path& d : {ref, ref / "quad"})
+    for (const fs::path& d : {ref, ref / "quad", ref / "mixes"})
         for (const auto& e : fs::directory_iterator(d))
             if (e.path().extension() == ".csv") csvs += " " + e.path().string();
     const fs::path dir = report_dir("import");
@@ -364,7 +364,7 @@ TEST_CASE("data import of the reference CSVs gives the shipped measurement files
         CHECK(agx_test::slurp(e.path()) == agx_test::slurp(fs::path(AGX_SOURCE_DIR) / "validation" /
                                                            "data" / e.path().filename()));
     }
-    CHECK(files == 11);
+    CHECK(files == 13);
     std::ifstream in(dir / "simd_sequences.json");
     const auto j = nlohmann::json::parse(in);
     std::map<std::string, unsigned> unroll;

@@ -294,6 +294,11 @@ TEST_CASE("expand_metal splits mixes with counts", "[isa]") {
     CHECK((*frac)[1].depends_on_previous);  // inside FRACT32
 
     CHECK(expand_metal("DIV32")->size() == 2);
+    // A fast-math sequence is its plain forms.
+    CHECK(expand_metal("Fast DIV32 + FMUL32")->size() == 3);
+    CHECK(expand_metal("Fast EXP2_32 + RINT32 + FADD32")->size() == 3);
+    CHECK_FALSE(expand_metal("Fast "));
+    CHECK_FALSE(expand_metal("Fast NOPE32"));
     CHECK_FALSE(expand_metal("IMUL32 + NOPE"));
     CHECK_FALSE(expand_metal(""));
 }
@@ -303,7 +308,8 @@ TEST_CASE("every single-instruction CSV row has an expansion", "[isa]") {
     // one); each must turn into machine instructions.
     for (auto file :
          {"float_instructions.csv", "int_instructions.csv", "simd_instructions.csv",
-          "mixed_int_float.csv", "quad/quad_instructions.csv", "quad/quad_sequences.csv"}) {
+          "mixed_int_float.csv", "quad/quad_instructions.csv", "quad/quad_sequences.csv",
+          "mixes/mixed_16_64bit.csv", "mixes/mixed_transcendental.csv"}) {
         std::ifstream in(std::string(AGX_SOURCE_DIR) + "/validation/data/metal-benchmarks/" + file);
         REQUIRE(in);
         std::string line;

@@ -1,5 +1,7 @@
 #include "validation/probe/msl_ops.hpp"
 
+#include "isa/catalogue.hpp"
+
 #include <algorithm>
 #include <charconv>
 
@@ -338,6 +340,8 @@ std::vector<MslOp> build() {
         // --- float_sequences.csv -------------------------------------------------
         {"DIV16", "half", "$x / $y"},
         {"DIV32", "float", "fast::divide($x, $y)"},
+        // DIV32 as the mixed transcendental table spells it in one row.
+        {"DIV_32", "float", "fast::divide($x, $y)"},
         {"FRACT32", "float", "fast::fract($x + 0.618034f)", F::Direct, "FADD32",
          "fract of a value in [0, 1) is that value: an FADD of the golden ratio's fraction "
          "precedes each (one FADD more), a rotation by an irrational step that does not repeat "
@@ -488,7 +492,10 @@ std::pair<std::uint32_t, std::string_view> split_count(std::string_view term) {
 // A name with the width appended first, as validation::expand_operation does.
 const MslOp* find_with_width(std::string_view name, std::uint32_t bits) {
     if (const MslOp* op = find_msl_op(std::string(name) + std::to_string(bits))) return op;
-    return find_msl_op(name);
+    if (const MslOp* op = find_msl_op(name)) return op;
+    // "FADD/FFMA/IADD32", any of these measured alike: the first.
+    const std::string first = isa::first_alternative(name);
+    return first.empty() ? nullptr : find_msl_op(first);
 }
 
 [[noreturn]] void unmapped(std::string_view term, std::string_view whole) {
@@ -532,9 +539,15 @@ std::string unmappable_reason(std::string_view name) {
     return {};
 }
 
-std::vector<ResolvedTerm> resolve_operation(const std::string& op, std::uint32_t register_bits) {
+std::vector<ResolvedTerm> resolve_operation(const std::string& whole_op,
+                                            std::uint32_t register_bits) {
+    // "Fast EXP2_32 + FMUL32" (the mixed transcendental table): compiled with
+    // fast math, whose forms (fast::exp2, fast::divide) the table's entries
+    // already are.
+    std::string_view op = trim(whole_op);
+    if (op.substr(0, 5) == "Fast ") op.remove_prefix(5);
     if (const MslOp* whole = find_with_width(trim(op), register_bits)) return {{whole, 1}};
-    if (!unmappable_reason(trim(op)).empty()) unmapped(trim(op), op);
+    if (!unmappable_reason(trim(op)).empty()) unmapped(trim(op), whole_op);
     // A mix: "IMUL32 + 3 IADD32", each term with an optional count.
     std::vector<ResolvedTerm> terms;
     std::string_view rest = op;
@@ -544,10 +557,10 @@ std::vector<ResolvedTerm> resolve_operation(const std::string& op, std::uint32_t
         rest = plus == std::string_view::npos ? std::string_view{} : rest.substr(plus + 3);
         const auto [count, name] = split_count(term);
         const MslOp* found = find_with_width(name, register_bits);
-        if (!found) unmapped(name, op);
+        if (!found) unmapped(name, whole_op);
         terms.push_back({found, count});
     }
-    if (terms.empty()) unmapped(op, op);
+    if (terms.empty()) unmapped(whole_op, whole_op);
     return terms;
 }
 
