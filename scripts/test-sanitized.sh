@@ -82,9 +82,11 @@ status=0
 # (the sampled run of every kernel here runs each in detail and, in its
 # skipped waves, through the same functional executor), every numeric config
 # key moving a statistic (688 runs of the examples and kernels the other
-# tests run; under the sanitizers 100 s, a quarter of this run) and the
+# tests run; under the sanitizers 100 s, a quarter of this run), the
 # kernel recorder's flat memory (its figure is the process's peak memory,
-# which the sanitizers' shadow memory and quarantine make meaningless).
+# which the sanitizers' shadow memory and quarantine make meaningless) and
+# the plots' PNG rendering (a sweep of 60 runs; the sweep-and-plot test
+# that stays runs the same code on fewer).
 left_out='on the shipped data|on the quad-group tables|on every shipped file|validate a14'
 left_out+='|register-cache trade|docs/sweeps.md|resume after|shards run into their own files'
 left_out+='|compiled twin: (stream_triad|transpose|sgemm)'
@@ -94,6 +96,7 @@ left_out+='|trace gen carries a multi-wave launch|loops forever stops by default
 left_out+='|full against sampled'
 left_out+="|the kernel library's README table|each numeric key of the machine moves"
 left_out+="|functional run: every library kernel|kernel record writes as the simds run"
+left_out+='|plots: each kind renders to PNG'
 (cd "$build" && ctest -j"$(nproc)" --output-on-failure --timeout 900 -R '^unit:' \
     -E "$left_out") || status=$?
 (cd "$release" && AGXSIM_TEST_EXE="$build/agxsim" ctest -j"$(nproc)" --output-on-failure \

@@ -2,7 +2,7 @@
 # README command 2 and CI: set up, build everything (and Mesa's AGX compiler,
 # once), and run the whole test suite; then the libc++ build check
 # (scripts/check-libcxx.sh); then the unit and CLI tests again under ASan and
-# UBSan, and each fuzz target for 10 s (scripts/test-sanitized.sh,
+# UBSan, and each fuzz target for 5 s (scripts/test-sanitized.sh,
 # docs/testing.md). AGXSIM_LIBCXX_CHECK=0 and AGXSIM_SANITIZED_TESTS=0 leave
 # those parts out. Arguments go to the first part's CTest.
 set -euo pipefail
@@ -28,6 +28,6 @@ if [ "${AGXSIM_LIBCXX_CHECK:-1}" != 0 ]; then
     bash "$root/scripts/check-libcxx.sh" || status=1
 fi
 if [ "${AGXSIM_SANITIZED_TESTS:-1}" != 0 ]; then
-    bash "$root/scripts/test-sanitized.sh" 10 || status=1
+    bash "$root/scripts/test-sanitized.sh" 5 || status=1
 fi
 exit "$status"
