@@ -58,15 +58,17 @@ TEST_CASE("suite files are read strictly") {
 TEST_CASE("the shipped suite holds the reference tables' benchmarks") {
     const auto all = read_suite(default_suite_path());
     CHECK(all.size() > 300);
-    bool fadd = false, control = false, vec4 = false;
+    bool fadd = false, control = false, vec4 = false, mix64 = false;
     for (const auto& e : all) {
         fadd = fadd || e.id == "float_instructions/FADD32/latency";
         control = control || e.kind == FigureKind::Control;
         vec4 = vec4 || e.kind == FigureKind::IlpOccupancy;
+        mix64 = mix64 || e.id == "mixed_16_64bit/IADD64 + 3 IADD32/throughput";
     }
     CHECK(fadd);
     CHECK(control);
     CHECK(vec4);
+    CHECK(mix64);  // the mixed tables' rows are measured too
 }
 
 // The suite `agxsim-probe run` measures by default is what `agxsim-probe
@@ -77,9 +79,10 @@ TEST_CASE("the shipped suite holds the reference tables' benchmarks") {
 TEST_CASE("the shipped suite file is the reference tables' definitions as written now") {
     const std::string ref = std::string(AGX_SOURCE_DIR) + "/validation/data/metal-benchmarks/";
     std::string from;
-    for (const char* t : {"control_group", "float_instructions", "float_sequences", "ilp_occupancy",
-                          "int_instructions", "int_sequences", "mixed_int_float",
-                          "simd_instructions", "simd_sequences"})
+    for (const char* t :
+         {"control_group", "float_instructions", "float_sequences", "ilp_occupancy",
+          "int_instructions", "int_sequences", "mixed_int_float", "simd_instructions",
+          "simd_sequences", "mixes/mixed_16_64bit", "mixes/mixed_transcendental"})
         from += " " + quoted(ref + t + ".csv");
     const auto out = scratch() / "regenerated_suite.json";
     const Result r =
