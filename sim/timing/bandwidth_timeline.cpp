@@ -20,7 +20,8 @@ BandwidthTimeline::BandwidthTimeline(double bytes_per_cycle, Cycle bucket_cycles
       // What counts as nothing: a billionth of a byte, or of a bucket's
       // capacity on a path so slow that a bucket holds less than that.
       epsilon_(std::min(kEpsilon, capacity_ * kEpsilon)),
-      used_(kRing, 0.0) {}
+      used_(kRing, 0.0),
+      next_(kRing, 0) {}
 
 double& BandwidthTimeline::used(std::uint64_t bucket) {
     if (bucket >= base_ + kRing) {  // slide the window forward, forgetting the oldest buckets
@@ -61,12 +62,16 @@ Cycle BandwidthTimeline::reserve(Cycle arrival, std::uint32_t bytes) {
         }
         double& u = used(b);
         const double free = capacity_ - u;
-        if (free <= epsilon_) continue;
+        if (free <= epsilon_) {
+            b = past_full(b) - 1;  // the loop's step lands on the first open bucket
+            continue;
+        }
         const double bucket_start = static_cast<double>(b * bucket_cycles_);
         if (start < 0)
             start = std::max(static_cast<double>(arrival), bucket_start + u * inverse_rate_);
         const double take = std::min(free, remaining);
         u += take;
+        if (capacity_ - u <= epsilon_) next_[b & (kRing - 1)] = b + 1;
         remaining -= take;
         end_ = std::max(end_, b + 1);
         if (remaining <= epsilon_) {
@@ -81,6 +86,24 @@ Cycle BandwidthTimeline::reserve(Cycle arrival, std::uint32_t bytes) {
     const Cycle d = static_cast<Cycle>(std::ceil(done - kEpsilon));
     last_ = std::max(last_, d);
     return d;
+}
+
+// Full buckets link to a later bucket (next_), the one after them when they
+// filled; a walk follows the links to the first bucket that is not full and
+// points every bucket it passed straight at it (path compression), so that a
+// request arriving in a long run of full buckets, as on a saturated path,
+// skips the run in a few steps. A bucket that slid out of the ring was
+// emptied and is never followed; every link points within the ring's buckets
+// below end_, or at end_.
+std::uint64_t BandwidthTimeline::past_full(std::uint64_t b) {
+    std::uint64_t r = b;
+    while (r < end_ && capacity_ - used_[r & (kRing - 1)] <= epsilon_) r = next_[r & (kRing - 1)];
+    while (b != r) {
+        std::uint64_t& link = next_[b & (kRing - 1)];
+        b = link;
+        link = r;
+    }
+    return r;
 }
 
 Cycle BandwidthTimeline::pass(Cycle ready, std::uint32_t bytes) {

@@ -43,16 +43,19 @@ class BandwidthTimeline {
 
   private:
     double& used(std::uint64_t bucket);
+    // The first bucket at or after full bucket `b` that is not full.
+    std::uint64_t past_full(std::uint64_t b);
 
     double rate_;
     Cycle bucket_cycles_;
     double inverse_rate_;
-    double capacity_;               // bytes per bucket
-    double epsilon_;                // bytes that count as none
-    std::vector<double> used_;      // ring of bytes reserved per bucket
-    std::uint64_t base_ = 0;        // oldest bucket the ring holds
-    std::uint64_t first_open_ = 0;  // every bucket below it is full
-    std::uint64_t end_ = 0;         // every bucket from it on is empty
+    double capacity_;                  // bytes per bucket
+    double epsilon_;                   // bytes that count as none
+    std::vector<double> used_;         // ring of bytes reserved per bucket
+    std::vector<std::uint64_t> next_;  // per full bucket: a later bucket (past_full)
+    std::uint64_t base_ = 0;           // oldest bucket the ring holds
+    std::uint64_t first_open_ = 0;     // every bucket below it is full
+    std::uint64_t end_ = 0;            // every bucket from it on is empty
     std::uint64_t requests_ = 0, bytes_ = 0;
     double queue_cycles_ = 0;
     Cycle first_ = kNever, last_ = 0;

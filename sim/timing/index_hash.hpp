@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/config/policies.hpp"
 
@@ -38,7 +39,17 @@ class IndexHash {
           fold_mask_(kind != AddressHash::LowBits && width
                          ? (hash_bits >= 64 ? ~0ull : (1ull << hash_bits) - 1)
                          : 0),
-          poly_(kind == AddressHash::Ipoly ? irreducible(width) : 0) {}
+          poly_(kind == AddressHash::Ipoly ? irreducible(width) : 0) {
+        // Both hashes are linear over GF(2): the fold of the bits above is
+        // the XOR of each byte's fold, tabulated once (every cache lookup and
+        // DRAM access takes one, and IPOLY bit by bit costs ~50 steps).
+        const unsigned bytes = fold_mask_ ? (64 - __builtin_clzll(fold_mask_) + 7) / 8 : 0;
+        byte_fold_.resize(std::size_t{bytes} * 256);
+        for (unsigned k = 0; k < bytes; ++k)
+            for (std::uint64_t v = 0; v < 256; ++v)
+                byte_fold_[k * 256 + v] =
+                    static_cast<std::uint32_t>(fold_bitwise((v << (8 * k)) & fold_mask_));
+    }
 
     // The place of `value` (index bits and what lies above them).
     std::uint64_t index(std::uint64_t value) const {
@@ -57,6 +68,13 @@ class IndexHash {
     // GF(2), so index ^ fold(upper) inverts.
     std::uint64_t fold(std::uint64_t upper) const {
         std::uint64_t rest = upper & fold_mask_, h = 0;
+        for (const std::uint32_t* t = byte_fold_.data(); rest; rest >>= 8, t += 256)
+            h ^= t[rest & 0xFF];
+        return h;
+    }
+    // The fold computed from its definition, for the table.
+    std::uint64_t fold_bitwise(std::uint64_t rest) const {
+        std::uint64_t h = 0;
         if (poly_) {
             // Horner's rule from the top bit: h = (h * x + bit) mod poly, then
             // times x^width for the index bits below.
@@ -92,6 +110,9 @@ class IndexHash {
     std::uint64_t mask_ = 0;
     std::uint64_t fold_mask_ = 0;  // the bits above that fold in (0: plain low bits)
     std::uint64_t poly_ = 0;       // ipoly's modulus (0: the XOR fold)
+    // fold() of each byte of the bits above at each byte position: 256
+    // entries per byte that fold_mask_ reaches (indexes fit 32 bits).
+    std::vector<std::uint32_t> byte_fold_;
 };
 
 }  // namespace agx

@@ -186,3 +186,28 @@ TEST_CASE("index hash: IPOLY's moduli are irreducible, power-of-two strides use 
         }
     }
 }
+
+TEST_CASE("index hash: IPOLY's index is the bits above times x^w modulo the polynomial",
+          "[memory]") {
+    // The definition, computed here by long division over GF(2), against
+    // the hash's tabulated form, at every width and at hash widths that end
+    // inside a byte and on one.
+    auto mod = [](std::uint64_t a, std::uint64_t b) {
+        const int db = 63 - __builtin_clzll(b);
+        for (int d = 63 - __builtin_clzll(a | 1); a && d >= db; d = 63 - __builtin_clzll(a | 1))
+            a ^= b << (d - db);
+        return a;
+    };
+    std::mt19937_64 rng(11);
+    for (unsigned w = 1; w <= 24; ++w)
+        for (unsigned bits : {5u, 16u, 24u, 30u}) {
+            const IndexHash h(AddressHash::Ipoly, w, bits);
+            const std::uint64_t p = (1ull << w) ^ h.index(1ull << w);
+            for (int i = 0; i < 200; ++i) {
+                const std::uint64_t v = rng() >> 8;
+                const std::uint64_t above = (v >> w) & ((1ull << bits) - 1);
+                INFO("width " << w << " hash bits " << bits << " value " << v);
+                CHECK(h.index(v) == ((v & ((1ull << w) - 1)) ^ mod(above << w, p)));
+            }
+        }
+}
