@@ -53,6 +53,15 @@ double stream_rate(const DramConfig& d, std::uint64_t stride, int lines) {
     return lines * 128.0 / static_cast<double>(end);
 }
 
+// a mod b for polynomials over GF(2) (bit i: the coefficient of x^i), by
+// long division.
+std::uint64_t mod(std::uint64_t a, std::uint64_t b) {
+    const int db = 63 - __builtin_clzll(b);
+    for (int d = 63 - __builtin_clzll(a | 1); a && d >= db; d = 63 - __builtin_clzll(a | 1))
+        a ^= b << (d - db);
+    return a;
+}
+
 }  // namespace
 
 TEST_CASE("index hash: low bits are the plain index, the XOR fold is a bijection", "[memory]") {
@@ -163,12 +172,6 @@ TEST_CASE("index hash: IPOLY's moduli are irreducible, power-of-two strides use 
     // Each index width's polynomial has no factor of lower degree (trial
     // division over GF(2)); 2^w values at any power-of-two stride then take
     // every index once.
-    auto mod = [](std::uint64_t a, std::uint64_t b) {
-        const int db = 63 - __builtin_clzll(b);
-        for (int d = 63 - __builtin_clzll(a | 1); a && d >= db; d = 63 - __builtin_clzll(a | 1))
-            a ^= b << (d - db);
-        return a;
-    };
     for (unsigned w = 1; w <= 24; ++w) {
         const IndexHash h(AddressHash::Ipoly, w, 24);
         // The modulus, read back: x^w mod p = p - x^w, so p = x^w ^ index(1 << w).
@@ -192,12 +195,6 @@ TEST_CASE("index hash: IPOLY's index is the bits above times x^w modulo the poly
     // The definition, computed here by long division over GF(2), against
     // the hash's tabulated form, at every width and at hash widths that end
     // inside a byte and on one.
-    auto mod = [](std::uint64_t a, std::uint64_t b) {
-        const int db = 63 - __builtin_clzll(b);
-        for (int d = 63 - __builtin_clzll(a | 1); a && d >= db; d = 63 - __builtin_clzll(a | 1))
-            a ^= b << (d - db);
-        return a;
-    };
     std::mt19937_64 rng(11);
     for (unsigned w = 1; w <= 24; ++w)
         for (unsigned bits : {5u, 16u, 24u, 30u}) {
