@@ -10,7 +10,10 @@
 // gives a banking or port count).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/common/cycle.hpp"
 #include "sim/trace/instruction.hpp"
@@ -37,8 +40,29 @@ class ThreadgroupMemory {
     std::uint32_t bank_bytes() const { return bank_bytes_; }
 
   private:
+    static constexpr unsigned kSeenBits = 10;  // 1024 slots for at most 32 x 16 words
+    static constexpr std::size_t kSeenSlots = std::size_t{1} << kSeenBits;
+
+    // Whether `word` is new to the access under way (then it is recorded).
+    bool first_sight(std::uint64_t word) const;
+    std::uint64_t word_of(std::uint64_t address) const {
+        return word_shift_ >= 0 ? address >> word_shift_ : address / bank_bytes_;
+    }
+    std::uint32_t bank_of(std::uint64_t word) const {
+        return static_cast<std::uint32_t>(bank_mask_ ? word & bank_mask_ : word % banks_);
+    }
+
     std::uint32_t banks_;
     std::uint32_t bank_bytes_;
+    int word_shift_ = -1;          // log2(bank_bytes) when a power of two
+    std::uint64_t bank_mask_ = 0;  // banks - 1 when a power of two (and more than one)
+    // Scratch of passes(), which leaves it as it found it: words per bank
+    // (all zero between accesses), and the set of words seen, whose slots
+    // count as taken only under the access's own stamp.
+    mutable std::vector<std::uint32_t> bank_count_;
+    mutable std::array<std::uint64_t, kSeenSlots> seen_word_;
+    mutable std::array<std::uint32_t, kSeenSlots> seen_stamp_;
+    mutable std::uint32_t stamp_ = 0;
     Cycle free_at_ = 0;
     std::uint64_t accesses_ = 0, passes_ = 0;
 };
