@@ -10,6 +10,7 @@
 #include "isa/semantics.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/input_file.hpp"
+#include "sim/common/lane_copy.hpp"
 
 namespace agx::kernel {
 
@@ -269,7 +270,7 @@ void DeviceMemory::read(std::uint64_t address, void* out, unsigned bytes) {
         const std::uint64_t page_address = address & ~(kPageBytes - 1);
         const unsigned within = static_cast<unsigned>(address - page_address);
         const unsigned take = std::min<unsigned>(bytes, static_cast<unsigned>(kPageBytes) - within);
-        std::memcpy(dst, page(page_address) + within, take);
+        copy_lane_bytes(dst, page(page_address) + within, take);
         dst += take;
         address += take;
         bytes -= take;
@@ -282,7 +283,7 @@ void DeviceMemory::write(std::uint64_t address, const void* in, unsigned bytes) 
         const std::uint64_t page_address = address & ~(kPageBytes - 1);
         const unsigned within = static_cast<unsigned>(address - page_address);
         const unsigned take = std::min<unsigned>(bytes, static_cast<unsigned>(kPageBytes) - within);
-        std::memcpy(page(page_address) + within, src, take);
+        copy_lane_bytes(page(page_address) + within, src, take);
         src += take;
         address += take;
         bytes -= take;

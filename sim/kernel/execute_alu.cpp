@@ -106,18 +106,34 @@ FragmentPlace fragment_place(unsigned lane) {
     return {(q & 4u) + ((lane / 2) % 4), (q & 2u) * 2 + (lane % 2) * 2};
 }
 
-void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
-    std::uint32_t a[64], b[64], c[64], d[64];
+// A 32-bit fragment's 64 elements, row-major, from a 64-bit source: a
+// register pair's two registers read straight (the common case), anything
+// else lane by lane.
+void gather_fragment32(const Operand& o, const SimdState& s, const Uniforms& u,
+                       std::uint32_t* out) {
+    if (o.kind == OperandKind::Reg && o.halves == 4) {
+        const std::uint32_t* lo = s.reg(o.first_half >> 1);
+        const std::uint32_t* hi = lo + kLanes;  // the pair's second register
+        for (unsigned l = 0; l < kLanes; ++l) {
+            const auto [m, n] = fragment_place(l);
+            out[8 * m + n] = lo[l];
+            out[8 * m + n + 1] = hi[l];
+        }
+        return;
+    }
     for (unsigned l = 0; l < kLanes; ++l) {
         const auto [m, n] = fragment_place(l);
-        const std::uint64_t av = read64(k.in.src[0], s, u, l), bv = read64(k.in.src[1], s, u, l),
-                            cv = read64(k.in.src[2], s, u, l);
-        for (unsigned e = 0; e < 2; ++e) {
-            a[8 * m + n + e] = static_cast<std::uint32_t>(av >> (32 * e));
-            b[8 * m + n + e] = static_cast<std::uint32_t>(bv >> (32 * e));
-            c[8 * m + n + e] = static_cast<std::uint32_t>(cv >> (32 * e));
-        }
+        const std::uint64_t v = read64(o, s, u, l);
+        out[8 * m + n] = static_cast<std::uint32_t>(v);
+        out[8 * m + n + 1] = static_cast<std::uint32_t>(v >> 32);
     }
+}
+
+void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
+    std::uint32_t a[64], b[64], c[64], d[64];
+    gather_fragment32(k.in.src[0], s, u, a);
+    gather_fragment32(k.in.src[1], s, u, b);
+    gather_fragment32(k.in.src[2], s, u, c);
     fp32_matrix_fmadd8x8(d, a, b, c);
     each(s.exec, [&](unsigned l) {
         const auto [m, n] = fragment_place(l);

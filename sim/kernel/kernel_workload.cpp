@@ -8,6 +8,7 @@
 #include "isa/semantics.hpp"
 #include "sim/common/errors.hpp"
 #include "sim/common/format.hpp"
+#include "sim/common/lane_copy.hpp"
 #include "sim/kernel/execute.hpp"
 
 namespace agx::kernel {
@@ -316,14 +317,14 @@ class KernelWorkload::Stream : public InstructionStream {
 
     void read_bytes(const KernelInstruction& k, std::uint64_t address, void* out, unsigned n) {
         if (k.sem == Sem::ThreadgroupLoad || k.sem == Sem::ThreadgroupAtomic)
-            std::memcpy(out, threadgroup_bytes(address), n);
+            copy_lane_bytes(out, threadgroup_bytes(address), n);
         else
             w_.memory_.read(address, out, n);
     }
     void write_bytes(const KernelInstruction& k, std::uint64_t address, const void* in,
                      unsigned n) {
         if (k.sem == Sem::ThreadgroupStore || k.sem == Sem::ThreadgroupAtomic)
-            std::memcpy(threadgroup_bytes(address), in, n);
+            copy_lane_bytes(threadgroup_bytes(address), in, n);
         else
             w_.memory_.write(address, in, n);
     }
@@ -354,7 +355,10 @@ class KernelWorkload::Stream : public InstructionStream {
             read_bytes(k, cur_.mem.lane[l], buf, bytes);  // one lane's bytes, little-endian
             for (unsigned c = 0; c < k.components; ++c) {
                 std::uint32_t v = 0;
-                std::memcpy(&v, buf + c * cb, cb);
+                if (cb == 4)  // a size the compiler knows: no library call per lane
+                    std::memcpy(&v, buf + c * cb, 4);
+                else
+                    std::memcpy(&v, buf + c * cb, cb);
                 if (direct)
                     s_.reg(data.first_half / 2u + c)[l] = v;
                 else
@@ -374,7 +378,10 @@ class KernelWorkload::Stream : public InstructionStream {
                 const std::uint32_t v = direct ? s_.reg(data.first_half / 2u + c)[l]
                                                : static_cast<std::uint32_t>(read64(
                                                      component(data, k, c), s_, w_.uniforms_, l));
-                std::memcpy(buf + c * cb, &v, cb);
+                if (cb == 4)
+                    std::memcpy(buf + c * cb, &v, 4);
+                else
+                    std::memcpy(buf + c * cb, &v, cb);
             }
             write_bytes(k, cur_.mem.lane[l], buf, bytes);
         }
