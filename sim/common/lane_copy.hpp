@@ -8,29 +8,16 @@
 
 namespace agx {
 
+// The first of `Sizes` that equals n copies with its size fixed; no match: a
+// plain memcpy.
+template <unsigned... Sizes>
+inline void copy_fixed_sizes(void* to, const void* from, unsigned n) {
+    const bool fixed = ((n == Sizes && (std::memcpy(to, from, Sizes), true)) || ...);
+    if (!fixed) std::memcpy(to, from, n);
+}
+
 inline void copy_lane_bytes(void* to, const void* from, unsigned n) {
-    switch (n) {
-        case 4:
-            std::memcpy(to, from, 4);
-            return;
-        case 8:
-            std::memcpy(to, from, 8);
-            return;
-        case 16:
-            std::memcpy(to, from, 16);
-            return;
-        case 2:
-            std::memcpy(to, from, 2);
-            return;
-        case 1:
-            std::memcpy(to, from, 1);
-            return;
-        case 12:
-            std::memcpy(to, from, 12);
-            return;
-        default:
-            std::memcpy(to, from, n);
-    }
+    copy_fixed_sizes<4, 8, 16, 2, 1, 12>(to, from, n);
 }
 
 }  // namespace agx
