@@ -44,18 +44,26 @@ void compute(Fp32Op op, std::uint32_t* r, const std::uint32_t* a, const std::uin
 AGX_FP32_CLONES
 void matrix_product(std::uint32_t* d, const std::uint32_t* a, const std::uint32_t* b,
                     const std::uint32_t* c) {
-    // A row of d at a time, its 8 columns side by side (one vector): each
-    // element still takes its k steps in order.
-    for (unsigned m = 0; m < 8; ++m) {
-        std::uint32_t acc[8];
-        for (unsigned n = 0; n < 8; ++n) acc[n] = c[8 * m + n];
-        for (unsigned i = 0; i < 8; ++i) {
+    // Each element takes its 8 steps in order (k = 0..7), as the definition
+    // does; the rows advance together, step by step, so that the 8 rows'
+    // chains of dependent fmas overlap instead of waiting on each other (a
+    // row is one vector of its 8 columns). Between steps a sum is only
+    // flushed: the canonical NaN that out32 writes matters only at the end,
+    // since a NaN sum stays NaN through every later step.
+    float acc[8][8];
+    for (unsigned m = 0; m < 8; ++m)
+        for (unsigned n = 0; n < 8; ++n) acc[m][n] = in32(c[8 * m + n]);
+    for (unsigned i = 0; i < 8; ++i) {
+        float bi[8];
+        for (unsigned n = 0; n < 8; ++n) bi[n] = in32(b[8 * i + n]);
+        for (unsigned m = 0; m < 8; ++m) {
             const float am = in32(a[8 * m + i]);
             for (unsigned n = 0; n < 8; ++n)
-                acc[n] = out32(std::fma(am, in32(b[8 * i + n]), in32(acc[n])));
+                acc[m][n] = in32(isa::sem::bits(std::fma(am, bi[n], acc[m][n])));
         }
-        for (unsigned n = 0; n < 8; ++n) d[8 * m + n] = acc[n];
     }
+    for (unsigned m = 0; m < 8; ++m)
+        for (unsigned n = 0; n < 8; ++n) d[8 * m + n] = out32(acc[m][n]);
 }
 
 }  // namespace

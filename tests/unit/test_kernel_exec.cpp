@@ -362,6 +362,49 @@ TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semant
     }
 }
 
+TEST_CASE("kernel exec: the 8x8 fp32 matrix product is fmadd32 step by step, in k order") {
+    // Values near the bottom of the normal range, so that products and sums
+    // fall into the denormals (flushed at every step), mixed with ordinary
+    // ones, zeros of both signs, and now and then an infinity or a NaN.
+    std::uint64_t state = 777;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const auto r = static_cast<std::uint32_t>(state >> 32);
+        switch (r % 64) {
+            case 0:
+                return (r & 0x80000000u) | 0x7f800000u;  // infinity
+            case 1:
+                return r | 0x7f800001u;  // NaN
+            case 2:
+            case 3:
+                return r & 0x80000000u;  // zero
+            default:
+                break;
+        }
+        if (r % 3 == 0) return r & 0x807fffffu;  // denormal
+        // exponent 1..16 (tiny) or 112..143 (around 1), any sign and mantissa
+        const std::uint32_t e = r % 5 < 3 ? 1 + (r >> 8) % 16 : 112 + (r >> 8) % 32;
+        return (r & 0x807fffffu) | e << 23;
+    };
+    for (int round = 0; round < 3000; ++round) {
+        std::uint32_t a[64], b[64], c[64], d[64];
+        for (unsigned i = 0; i < 64; ++i) {
+            a[i] = next();
+            b[i] = next();
+            c[i] = next();
+        }
+        kernel::fp32_matrix_fmadd8x8(d, a, b, c);
+        for (unsigned m = 0; m < 8; ++m)
+            for (unsigned n = 0; n < 8; ++n) {
+                std::uint32_t want = c[8 * m + n];
+                for (unsigned k = 0; k < 8; ++k)
+                    want = isa::sem::fmadd32(a[8 * m + k], b[8 * k + n], want);
+                INFO("round " << round << " element " << m << "," << n);
+                REQUIRE(d[8 * m + n] == want);
+            }
+    }
+}
+
 TEST_CASE("kernel exec: the exec-mask compares read 16-bit operands at 16 bits") {
     // r2 = lane in its low half and 0xffff in its high half: compared as
     // 32 bits, every lane would be above 8; as r2l, lanes 0..7 are below.
