@@ -10,6 +10,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -35,6 +37,7 @@ class MissTracker {
         retire(t);
         if (entries_ == 0 || held_.size() < entries_) return t;
         const Cycle freed = held_.front().release;
+        --lines_in_bucket_[bucket(held_.front().line)];
         held_.pop_front();
         ++full_waits_;
         wait_cycles_ += freed - t;
@@ -54,11 +57,15 @@ class MissTracker {
         auto at = held_.end();
         while (at != held_.begin() && (at - 1)->release > release) --at;
         held_.insert(at, Entry{release, line, data_ready == kNever ? release : data_ready});
+        ++lines_in_bucket_[bucket(line)];
     }
     // When the data of `line` arrives, if an entry still held at `t` is
     // fetching it: a miss then joins that entry.
     std::optional<Cycle> in_flight(std::uint64_t line, Cycle t) {
         retire(t);
+        // Most misses find no entry for their line: the count of held
+        // entries whose line falls in its bucket says so without a scan.
+        if (lines_in_bucket_[bucket(line)] == 0) return std::nullopt;
         for (const Entry& e : held_)
             if (e.line == line) return e.data_ready;
         return std::nullopt;
@@ -74,12 +81,19 @@ class MissTracker {
         Cycle data_ready;
     };
     void retire(Cycle t) {
-        while (!held_.empty() && held_.front().release <= t) held_.pop_front();
+        while (!held_.empty() && held_.front().release <= t) {
+            --lines_in_bucket_[bucket(held_.front().line)];
+            held_.pop_front();
+        }
     }
+    static std::size_t bucket(std::uint64_t line) { return line & (kBuckets - 1); }
     std::uint32_t entries_;
     // Entries in ascending order of release, in a ring of `entries` (never
     // allocates when the count is bounded).
     boost::circular_buffer<Entry> held_;
+    // Held entries per bucket of line numbers (line mod kBuckets).
+    static constexpr std::size_t kBuckets = 1024;
+    std::array<std::uint32_t, kBuckets> lines_in_bucket_{};
     std::uint64_t full_waits_ = 0, wait_cycles_ = 0;
 };
 

@@ -176,6 +176,30 @@ TEST_CASE("MSHR file: a miss finds the entry fetching its line until the entry f
     CHECK_FALSE(unlimited.in_flight(0, 1000).has_value());
 }
 
+TEST_CASE("MSHR file: lines that share a lookup bucket are told apart, and freed entries leave it",
+          "[memory]") {
+    // The file counts its entries per bucket of line numbers (line mod
+    // 1024) to answer most lookups without a scan: lines 1024 apart share
+    // one.
+    MissTracker m(3);
+    m.hold(100, 5, 90);
+    m.hold(200, 5 + 1024, 180);
+    CHECK_FALSE(m.in_flight(5 + 2048, 0).has_value());  // same bucket, no entry for it
+    CHECK(m.in_flight(5, 0) == std::optional<Cycle>(90));
+    CHECK(m.in_flight(5 + 1024, 0) == std::optional<Cycle>(180));
+    CHECK_FALSE(m.in_flight(5, 150).has_value());  // its entry freed at 100
+    CHECK(m.in_flight(5 + 1024, 150) == std::optional<Cycle>(180));
+    // A miss that finds the file full takes the entry that frees first.
+    MissTracker one(1);
+    CHECK(one.acquire(0) == 0);
+    one.hold(100, 1, 100);
+    CHECK(one.acquire(10) == 100);  // line 1's entry goes to it
+    one.hold(300, 1 + 1024, 300);
+    CHECK_FALSE(one.in_flight(1, 20).has_value());
+    CHECK(one.in_flight(1 + 1024, 20) == std::optional<Cycle>(300));
+    CHECK_FALSE(one.in_flight(1 + 1024, 300).has_value());
+}
+
 TEST_CASE("cache tags: dirty lines report their write-back, and lines keep their fill time",
           "[memory]") {
     CacheConfig cfg{256,
