@@ -297,6 +297,13 @@ void DeviceMemory::read(std::uint64_t address, void* out, unsigned bytes) {
     }
 }
 
+unsigned char* DeviceMemory::span(std::uint64_t address, unsigned bytes) {
+    const std::uint64_t page_address = address & ~(kPageBytes - 1);
+    const std::uint64_t within = address - page_address;
+    if (within + bytes > kPageBytes) return nullptr;
+    return page(page_address) + within;
+}
+
 void DeviceMemory::write(std::uint64_t address, const void* in, unsigned bytes) {
     const auto* src = static_cast<const unsigned char*>(in);
     while (bytes > 0) {

@@ -70,6 +70,11 @@ class DeviceMemory {
     // (the caller checks with buffer_at()). Little-endian, like the GPU.
     void read(std::uint64_t address, void* out, unsigned bytes);
     void write(std::uint64_t address, const void* in, unsigned bytes);
+    // Where [address, address + bytes) is held, to read or write in place,
+    // when it lies in one page (allocated and filled on first touch, as by
+    // read); null when it straddles two. The pointer lasts as long as this
+    // memory. Inside one buffer, as for read and write.
+    unsigned char* span(std::uint64_t address, unsigned bytes);
 
     // The buffer's whole contents, as raw bytes or as a `.npy` file (version
     // 1.0, one dimension, the fill's element type, little-endian). Pages

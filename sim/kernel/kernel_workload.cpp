@@ -315,6 +315,22 @@ class KernelWorkload::Stream : public InstructionStream {
         return shared_->memory.data() + address;
     }
 
+    // Where a lane's n bytes are held, when they lie in one block (threadgroup
+    // memory; one page of device memory): then whole registers move straight
+    // to or from them. Null when they straddle two pages.
+    unsigned char* held_bytes(const KernelInstruction& k, std::uint64_t address, unsigned n) {
+        switch (k.sem) {
+            case Sem::ThreadgroupLoad:
+            case Sem::ThreadgroupStore:
+                return threadgroup_bytes(address);
+            case Sem::DeviceLoad:
+            case Sem::DeviceStore:
+                return w_.memory_.span(address, n);
+            default:
+                return nullptr;  // the stack's lanes take the general path
+        }
+    }
+
     void read_bytes(const KernelInstruction& k, std::uint64_t address, void* out, unsigned n) {
         if (k.sem == Sem::ThreadgroupLoad || k.sem == Sem::ThreadgroupAtomic)
             copy_lane_bytes(out, threadgroup_bytes(address), n);
@@ -349,8 +365,15 @@ class KernelWorkload::Stream : public InstructionStream {
         const unsigned cb = k.component_bytes, bytes = k.components * cb;
         const Operand& data = k.in.dst[0];
         const bool direct = whole_registers(k, data);
+        const unsigned first = data.first_half / 2u;
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
+            if (direct)
+                if (const unsigned char* held = held_bytes(k, cur_.mem.lane[l], bytes)) {
+                    for (unsigned c = 0; c < k.components; ++c)
+                        std::memcpy(&s_.reg(first + c)[l], held + 4 * c, 4);
+                    continue;
+                }
             unsigned char buf[16] = {};
             read_bytes(k, cur_.mem.lane[l], buf, bytes);  // one lane's bytes, little-endian
             for (unsigned c = 0; c < k.components; ++c) {
@@ -371,8 +394,15 @@ class KernelWorkload::Stream : public InstructionStream {
         const unsigned cb = k.component_bytes, bytes = k.components * cb;
         const Operand& data = k.in.src[0];
         const bool direct = whole_registers(k, data) && data.kind == OperandKind::Reg;
+        const unsigned first = data.first_half / 2u;
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
+            if (direct)
+                if (unsigned char* held = held_bytes(k, cur_.mem.lane[l], bytes)) {
+                    for (unsigned c = 0; c < k.components; ++c)
+                        std::memcpy(held + 4 * c, &s_.reg(first + c)[l], 4);
+                    continue;
+                }
             unsigned char buf[16];
             for (unsigned c = 0; c < k.components; ++c) {
                 const std::uint32_t v = direct ? s_.reg(data.first_half / 2u + c)[l]

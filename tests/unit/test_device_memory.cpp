@@ -156,6 +156,23 @@ TEST_CASE("a random fill is a function of (seed, index), whatever order pages ar
     CHECK(load<std::uint32_t>(other, other.base(0)) != a[0]);
 }
 
+TEST_CASE("span: a lane's bytes in place when they lie in one page, null when they straddle two") {
+    Fill io = fill(Fill::Kind::Iota, ElementType::U32);
+    DeviceMemory m({buffer("b", 3 * DeviceMemory::kPageBytes, io)});
+    const std::uint64_t page2 = m.base(0) + DeviceMemory::kPageBytes;
+    CHECK(m.span(page2 - 4, 8) == nullptr);  // the last word of page 1 and the first of page 2
+    unsigned char* p = m.span(page2 + 8, 8);
+    REQUIRE(p != nullptr);
+    std::uint32_t v[2];
+    std::memcpy(v, p, 8);
+    CHECK(v[0] == DeviceMemory::kPageBytes / 4 + 2);  // iota: element i is i
+    CHECK(v[1] == DeviceMemory::kPageBytes / 4 + 3);
+    const std::uint32_t w = 0xdeadbeefu;
+    std::memcpy(p, &w, 4);  // a write in place is what a read then finds
+    CHECK(load<std::uint32_t>(m, page2 + 8) == w);
+    CHECK(m.span(page2 + DeviceMemory::kPageBytes - 16, 16) != nullptr);  // ends on the boundary
+}
+
 TEST_CASE("writes stick, reads and writes may cross pages, and memory is held only where touched") {
     Fill io = fill(Fill::Kind::Iota, ElementType::U32);
     DeviceMemory m({buffer("huge", std::uint64_t{8} << 30, io)});
