@@ -14,6 +14,9 @@ class Divisor {
         : d_(d), shift_(d != 0 && (d & (d - 1)) == 0 ? __builtin_ctzll(d) : kDivide) {}
     std::uint64_t value() const { return d_; }
     std::uint64_t divide(std::uint64_t x) const { return shift_ != kDivide ? x >> shift_ : x / d_; }
+    std::uint64_t remainder(std::uint64_t x) const {
+        return shift_ != kDivide ? x & (d_ - 1) : x % d_;
+    }
 
   private:
     static constexpr int kDivide = -1;  // not a power of two

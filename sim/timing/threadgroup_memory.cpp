@@ -4,7 +4,6 @@
 #include <array>
 #include <string>
 
-#include "sim/timing/index_hash.hpp"
 #include "sim/trace/memory_fault.hpp"
 
 namespace agx {
@@ -12,10 +11,8 @@ namespace agx {
 ThreadgroupMemory::ThreadgroupMemory(std::uint32_t banks, std::uint32_t bank_bytes)
     : banks_(std::max<std::uint32_t>(1, banks)),
       bank_bytes_(std::max<std::uint32_t>(1, bank_bytes)),
-      bank_count_(banks_, 0) {
+      bank_count_(banks_.value(), 0) {
     seen_stamp_.fill(0);
-    if (is_pow2(bank_bytes_)) word_shift_ = log2_of(bank_bytes_);
-    if (is_pow2(banks_)) bank_mask_ = banks_ - 1;
 }
 
 std::uint32_t ThreadgroupMemory::passes(const Instruction& in, bool atomic) const {
@@ -31,24 +28,27 @@ std::uint32_t ThreadgroupMemory::passes(const Instruction& in, bool atomic) cons
     }
     std::array<std::uint32_t, 32 * 16> counted;  // banks whose count this access raised
     std::size_t banks_counted = 0;
+    auto clear_counts = [&] {
+        for (std::size_t i = 0; i < banks_counted; ++i) bank_count_[counted[i]] = 0;
+    };
     std::uint32_t worst = 0;
     for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(in.active_mask >> lane & 1u)) continue;
         const std::uint64_t a = in.mem.address(lane);
         if ((a & align_mask) != 0) {
-            for (std::size_t i = 0; i < banks_counted; ++i) bank_count_[counted[i]] = 0;
+            clear_counts();
             throw MemoryFault("lane " + std::to_string(lane) + " address " + std::to_string(a) +
                               " is not aligned to its " + std::to_string(size) + "-byte access");
         }
-        const std::uint64_t last = word_of(a + size - 1);
-        for (std::uint64_t w = word_of(a); w <= last; ++w) {
+        const std::uint64_t last = bank_bytes_.divide(a + size - 1);
+        for (std::uint64_t w = bank_bytes_.divide(a); w <= last; ++w) {
             if (!atomic && !first_sight(w)) continue;  // a word already counted: broadcast
-            const std::uint32_t bank = bank_of(w);
+            const auto bank = static_cast<std::uint32_t>(banks_.remainder(w));
             if (bank_count_[bank]++ == 0) counted[banks_counted++] = bank;
             worst = std::max(worst, bank_count_[bank]);
         }
     }
-    for (std::size_t i = 0; i < banks_counted; ++i) bank_count_[counted[i]] = 0;
+    clear_counts();
     return std::max<std::uint32_t>(1, worst);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/common/cycle.hpp"
+#include "sim/common/divisor.hpp"
 #include "sim/trace/instruction.hpp"
 
 namespace agx {
@@ -36,8 +37,8 @@ class ThreadgroupMemory {
     std::uint64_t accesses() const { return accesses_; }
     std::uint64_t passes_total() const { return passes_; }
     std::uint64_t conflict_cycles() const { return passes_ - accesses_; }
-    std::uint32_t banks() const { return banks_; }
-    std::uint32_t bank_bytes() const { return bank_bytes_; }
+    std::uint32_t banks() const { return static_cast<std::uint32_t>(banks_.value()); }
+    std::uint32_t bank_bytes() const { return static_cast<std::uint32_t>(bank_bytes_.value()); }
 
   private:
     static constexpr unsigned kSeenBits = 10;  // 1024 slots for at most 32 x 16 words
@@ -45,17 +46,10 @@ class ThreadgroupMemory {
 
     // Whether `word` is new to the access under way (then it is recorded).
     bool first_sight(std::uint64_t word) const;
-    std::uint64_t word_of(std::uint64_t address) const {
-        return word_shift_ >= 0 ? address >> word_shift_ : address / bank_bytes_;
-    }
-    std::uint32_t bank_of(std::uint64_t word) const {
-        return static_cast<std::uint32_t>(bank_mask_ ? word & bank_mask_ : word % banks_);
-    }
 
-    std::uint32_t banks_;
-    std::uint32_t bank_bytes_;
-    int word_shift_ = -1;          // log2(bank_bytes) when a power of two
-    std::uint64_t bank_mask_ = 0;  // banks - 1 when a power of two (and more than one)
+    // Word w lies in bank w mod banks (shifts and masks for powers of two).
+    Divisor banks_;
+    Divisor bank_bytes_;
     // Scratch of passes(), which leaves it as it found it: words per bank
     // (all zero between accesses), and the set of words seen, whose slots
     // count as taken only under the access's own stamp.
