@@ -37,8 +37,7 @@ class MissTracker {
         retire(t);
         if (entries_ == 0 || held_.size() < entries_) return t;
         const Cycle freed = held_.front().release;
-        --lines_in_bucket_[bucket(held_.front().line)];
-        held_.pop_front();
+        pop_oldest();
         ++full_waits_;
         wait_cycles_ += freed - t;
         return freed;
@@ -81,10 +80,11 @@ class MissTracker {
         Cycle data_ready;
     };
     void retire(Cycle t) {
-        while (!held_.empty() && held_.front().release <= t) {
-            --lines_in_bucket_[bucket(held_.front().line)];
-            held_.pop_front();
-        }
+        while (!held_.empty() && held_.front().release <= t) pop_oldest();
+    }
+    void pop_oldest() {
+        --lines_in_bucket_[bucket(held_.front().line)];
+        held_.pop_front();
     }
     static std::size_t bucket(std::uint64_t line) { return line & (kBuckets - 1); }
     std::uint32_t entries_;
