@@ -69,6 +69,32 @@ std::uint64_t element_bits(ElementType t, double v) {
     return bytes == 8 ? u : u & ((std::uint64_t{1} << (bytes * 8)) - 1);
 }
 
+// Element i of a random binary32 fill: low + u (high - low), u in [0, 1)
+// from (seed, i), rounded to binary32 and kept below `high` (rounding may
+// reach it). What a fill needs of (low, high) is worked out once.
+class RandomF32 {
+  public:
+    explicit RandomF32(const Fill& f)
+        : seed_(f.seed),
+          low_(f.low),
+          high_(f.high),
+          span_(f.high - f.low),
+          guard_(f.high > f.low),
+          below_high_(std::nextafter(static_cast<float>(f.high), -INFINITY)) {}
+    float operator()(std::uint64_t index) const {
+        const double u = static_cast<double>(mix(seed_, index) >> 11) * 0x1.0p-53;
+        const float r = static_cast<float>(low_ + u * span_);
+        return guard_ && r >= high_ ? below_high_ : r;
+    }
+
+  private:
+    // Copies, not the Fill: a loop writing bytes keeps them in registers.
+    std::uint64_t seed_;
+    double low_, high_, span_;
+    bool guard_;
+    float below_high_;
+};
+
 std::uint64_t element_value(const Fill& f, std::uint64_t index) {
     switch (f.kind) {
         case Fill::Kind::Constant:
@@ -76,19 +102,15 @@ std::uint64_t element_value(const Fill& f, std::uint64_t index) {
         case Fill::Kind::Iota:
             return element_bits(f.type, f.low + static_cast<double>(index));
         case Fill::Kind::Random: {
+            if (f.type == ElementType::F32) return isa::sem::bits(RandomF32(f)(index));
             const std::uint64_t h = mix(f.seed, index);
-            if (info(f.type).is_float) {
+            if (info(f.type).is_float) {  // binary16 (binary32 just above)
                 const double u = static_cast<double>(h >> 11) * 0x1.0p-53;  // [0, 1)
                 double v = f.low + u * (f.high - f.low);
-                // Rounding to the element type must not reach `high`.
-                if (f.high > f.low) {
-                    const float r = static_cast<float>(v);
-                    if (f.type == ElementType::F32 && r >= f.high)
-                        v = std::nextafter(static_cast<float>(f.high), -INFINITY);
-                    if (f.type == ElementType::F16 &&
-                        isa::sem::f16_to_f32(isa::sem::f32_to_f16(r)) >= f.high)
-                        v = f.low;
-                }
+                // Rounding to binary16 must not reach `high`.
+                if (f.high > f.low &&
+                    isa::sem::f16_to_f32(isa::sem::f32_to_f16(static_cast<float>(v))) >= f.high)
+                    v = f.low;
                 return element_bits(f.type, v);
             }
             const double lo = std::ceil(f.low), hi = std::floor(f.high);
@@ -226,18 +248,11 @@ void DeviceMemory::initial_bytes(std::size_t b, std::uint64_t offset, unsigned c
     // element's bytes written in place, little-endian.
     if (offset % eb == 0 && f.kind == Fill::Kind::Random && f.type == ElementType::F32) {
         // The commonest fill (every float input of the kernel library) in a
-        // loop of its own: element_value's arithmetic, with nothing to decide
-        // per element.
+        // loop of its own: nothing to decide per element.
         const std::uint64_t first = offset / eb;
-        const double span = f.high - f.low;
-        const bool guard = f.high > f.low;
-        const float below_high = std::nextafter(static_cast<float>(f.high), -INFINITY);
+        const RandomF32 random(f);
         for (std::size_t i = 0; done + 4 <= n; ++i, done += 4) {
-            const std::uint64_t h = mix(f.seed, first + i);
-            const double u = static_cast<double>(h >> 11) * 0x1.0p-53;  // [0, 1)
-            float r = static_cast<float>(f.low + u * span);
-            if (guard && r >= f.high) r = below_high;
-            const std::uint32_t v = isa::sem::bits(r);
+            const std::uint32_t v = isa::sem::bits(random(first + i));
             for (unsigned k = 0; k < 4; ++k)
                 out[done + k] = static_cast<unsigned char>(v >> (8 * k));
         }
