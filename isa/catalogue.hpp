@@ -116,6 +116,11 @@ const std::vector<Expansion>& expansions();
 // of these, measured alike"): the first alternative, at the width written on
 // the last one ("FADD16"). Empty when `term` is not such a list.
 std::string first_alternative(std::string_view term);
+// A row name of the mixed transcendental table, "Fast EXP2_32 + FMUL32": the
+// sequence compiled with fast math, Metal's default, whose forms are the other
+// tables' plain names (the precise forms are named "Precise"). The name with
+// surrounding spaces and that prefix removed.
+std::string_view without_fast_math(std::string_view name);
 const Expansion* find_expansion(std::string_view metal_name);
 
 // Turns any metal-benchmarks row name into machine instructions: an exact

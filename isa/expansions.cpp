@@ -542,15 +542,17 @@ const Expansion* find_expansion(std::string_view metal_name) {
     return nullptr;
 }
 
-std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
+std::string_view without_fast_math(std::string_view name) {
     name = trim(name);
-    // "Fast EXP2_32 + FMUL32" (the mixed transcendental table): the whole
-    // sequence compiled with fast math, Metal's default, whose forms are the
-    // other tables' plain names; the precise forms are named "Precise".
-    if (name.substr(0, 5) == "Fast ") name.remove_prefix(5);
-    if (const auto* e = find_expansion(trim(name))) return e->steps;
+    if (name.substr(0, 5) == "Fast ") name = trim(name.substr(5));
+    return name;
+}
+
+std::optional<std::vector<ExpansionStep>> expand_metal(std::string_view name) {
+    name = without_fast_math(name);
+    if (const auto* e = find_expansion(name)) return e->steps;
     if (name.find(" + ") == std::string_view::npos)
-        if (const auto* e = find_expansion(first_alternative(trim(name)))) return e->steps;
+        if (const auto* e = find_expansion(first_alternative(name))) return e->steps;
     std::vector<ExpansionStep> out;
     while (!name.empty()) {
         auto plus = name.find(" + ");

@@ -541,13 +541,11 @@ std::string unmappable_reason(std::string_view name) {
 
 std::vector<ResolvedTerm> resolve_operation(const std::string& whole_op,
                                             std::uint32_t register_bits) {
-    // "Fast EXP2_32 + FMUL32" (the mixed transcendental table): compiled with
-    // fast math, whose forms (fast::exp2, fast::divide) the table's entries
-    // already are.
-    std::string_view op = trim(whole_op);
-    if (op.substr(0, 5) == "Fast ") op.remove_prefix(5);
-    if (const MslOp* whole = find_with_width(trim(op), register_bits)) return {{whole, 1}};
-    if (!unmappable_reason(trim(op)).empty()) unmapped(trim(op), whole_op);
+    // Fast math's forms (fast::exp2, fast::divide) are what the table's
+    // entries already are.
+    const std::string_view op = isa::without_fast_math(whole_op);
+    if (const MslOp* whole = find_with_width(op, register_bits)) return {{whole, 1}};
+    if (!unmappable_reason(op).empty()) unmapped(op, whole_op);
     // A mix: "IMUL32 + 3 IADD32", each term with an optional count.
     std::vector<ResolvedTerm> terms;
     std::string_view rest = op;
