@@ -383,7 +383,7 @@ class KernelWorkload::Stream : public InstructionStream {
                 else
                     std::memcpy(&v, buf + c * cb, cb);
                 if (direct)
-                    s_.reg(data.first_half / 2u + c)[l] = v;
+                    s_.reg(first + c)[l] = v;
                 else
                     write_lane(component(data, k, c), s_, l, v);
             }
@@ -405,7 +405,7 @@ class KernelWorkload::Stream : public InstructionStream {
                 }
             unsigned char buf[16];
             for (unsigned c = 0; c < k.components; ++c) {
-                const std::uint32_t v = direct ? s_.reg(data.first_half / 2u + c)[l]
+                const std::uint32_t v = direct ? s_.reg(first + c)[l]
                                                : static_cast<std::uint32_t>(read64(
                                                      component(data, k, c), s_, w_.uniforms_, l));
                 if (cb == 4)
