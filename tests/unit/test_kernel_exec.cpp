@@ -74,6 +74,13 @@ std::string store_lanes(unsigned reg) {
            ", u0_u1, r30 slot=0\n";
 }
 
+// The next 32 random bits of a 64-bit linear congruential generator (Knuth's
+// MMIX constants), for bit patterns the tests draw.
+std::uint32_t lcg_bits(std::uint64_t& state) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(state >> 32);
+}
+
 }  // namespace
 
 TEST_CASE("kernel exec: nested if/else gives each lane the masks of its path") {
@@ -324,8 +331,7 @@ TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semant
     // Bit patterns that cover normals, denormals, zeros, infinities and NaNs.
     std::uint64_t state = 12345;
     auto next = [&] {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const auto r = static_cast<std::uint32_t>(state >> 32);
+        const std::uint32_t r = lcg_bits(state);
         switch (r % 8) {
             case 0:
                 return r & 0x807fffffu;  // denormal or zero
@@ -368,8 +374,7 @@ TEST_CASE("kernel exec: the 8x8 fp32 matrix product is fmadd32 step by step, in 
     // ones, zeros of both signs, and now and then an infinity or a NaN.
     std::uint64_t state = 777;
     auto next = [&] {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const auto r = static_cast<std::uint32_t>(state >> 32);
+        const std::uint32_t r = lcg_bits(state);
         switch (r % 64) {
             case 0:
                 return (r & 0x80000000u) | 0x7f800000u;  // infinity
