@@ -101,10 +101,23 @@ void each(std::uint32_t mask, F&& f) {
 struct FragmentPlace {
     unsigned row, col;
 };
-FragmentPlace fragment_place(unsigned lane) {
+constexpr FragmentPlace fragment_place(unsigned lane) {
     const unsigned q = lane / 4;
     return {(q & 4u) + ((lane / 2) % 4), (q & 2u) * 2 + (lane % 2) * 2};
 }
+
+// Where each lane's pair of a 32-bit fragment sits among its 64 elements
+// (row-major): elements i and i + 1. A table, so that moving a fragment
+// between registers and rows costs a load per lane, not the arithmetic of
+// fragment_place.
+constexpr std::array<std::uint8_t, kLanes> kFragmentElement = [] {
+    std::array<std::uint8_t, kLanes> t{};
+    for (unsigned l = 0; l < kLanes; ++l) {
+        const FragmentPlace p = fragment_place(l);
+        t[l] = static_cast<std::uint8_t>(8 * p.row + p.col);
+    }
+    return t;
+}();
 
 // A 32-bit fragment's 64 elements, row-major, from a 64-bit source: a
 // register pair's two registers read straight (the common case), anything
@@ -115,17 +128,17 @@ void gather_fragment32(const Operand& o, const SimdState& s, const Uniforms& u,
         const std::uint32_t* lo = s.reg(o.first_half >> 1);
         const std::uint32_t* hi = lo + kLanes;  // the pair's second register
         for (unsigned l = 0; l < kLanes; ++l) {
-            const auto [m, n] = fragment_place(l);
-            out[8 * m + n] = lo[l];
-            out[8 * m + n + 1] = hi[l];
+            const unsigned i = kFragmentElement[l];
+            out[i] = lo[l];
+            out[i + 1] = hi[l];
         }
         return;
     }
     for (unsigned l = 0; l < kLanes; ++l) {
-        const auto [m, n] = fragment_place(l);
+        const unsigned i = kFragmentElement[l];
         const std::uint64_t v = read64(o, s, u, l);
-        out[8 * m + n] = static_cast<std::uint32_t>(v);
-        out[8 * m + n + 1] = static_cast<std::uint32_t>(v >> 32);
+        out[i] = static_cast<std::uint32_t>(v);
+        out[i + 1] = static_cast<std::uint32_t>(v >> 32);
     }
 }
 
@@ -135,9 +148,20 @@ void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u)
     gather_fragment32(k.in.src[1], s, u, b);
     gather_fragment32(k.in.src[2], s, u, c);
     fp32_matrix_fmadd8x8(d, a, b, c);
+    const Operand& dst = k.in.dst[0];
+    if (dst.halves == 4 && s.exec == 0xffffffffu) {  // every lane: the pair written straight
+        std::uint32_t* lo = s.reg(dst.first_half >> 1);
+        std::uint32_t* hi = lo + kLanes;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            const unsigned i = kFragmentElement[l];
+            lo[l] = d[i];
+            hi[l] = d[i + 1];
+        }
+        return;
+    }
     each(s.exec, [&](unsigned l) {
-        const auto [m, n] = fragment_place(l);
-        write_lane(k.in.dst[0], s, l, d[8 * m + n] | std::uint64_t{d[8 * m + n + 1]} << 32);
+        const unsigned i = kFragmentElement[l];
+        write_lane(dst, s, l, d[i] | std::uint64_t{d[i + 1]} << 32);
     });
 }
 

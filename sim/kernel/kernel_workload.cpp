@@ -151,6 +151,10 @@ class KernelWorkload::Stream : public InstructionStream {
         const Operand* base = stack ? nullptr : &t.src[first_addr];
         const Operand& off = t.src[stack ? first_addr : first_addr + 1];
         const Source o = resolve(off, s_, w_.uniforms_);
+        const std::uint64_t misaligned = alignment(bytes) - 1u;  // a power of two's low bits
+        // The device buffer the last lane fell in, [held_from, held_to): the
+        // next lanes mostly fall in it too, and need no search.
+        std::uint64_t held_from = 1, held_to = 0;
         cur_.mem.lane.fill(0);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
@@ -185,9 +189,14 @@ class KernelWorkload::Stream : public InstructionStream {
                                 std::to_string(w_.spec_.stack_bytes));
             } else {
                 a = read64(*base, s_, w_.uniforms_, l) + static_cast<std::uint64_t>(offset);
-                if (!w_.memory_.buffer_at(a, bytes)) fail(k, where() + " is outside every buffer");
+                if (a < held_from || a > held_to || held_to - a < bytes) {
+                    const auto b = w_.memory_.buffer_at(a, bytes);
+                    if (!b) fail(k, where() + " is outside every buffer");
+                    held_from = w_.memory_.base(*b);
+                    held_to = held_from + w_.memory_.spec(*b).size;
+                }
             }
-            if (a % alignment(bytes) != 0)
+            if ((a & misaligned) != 0)
                 fail(k,
                      where() + " is not aligned to its " + std::to_string(bytes) + "-byte access");
             cur_.mem.lane[l] = a;

@@ -246,6 +246,29 @@ TEST_CASE("kernel exec: simd_matrix_fmadd32 multiplies 8x8 fragments") {
         }
 }
 
+TEST_CASE("kernel exec: simd_matrix_fmadd32 under a partial mask writes only the active lanes") {
+    // A = B = 1 everywhere, C = lane: with the result written over C in the
+    // even lanes only, an even lane holds 8 + its element of C and an odd
+    // lane keeps C. Every element reads C before any lane is written.
+    Run r(
+        "    get_sr r1, sr52\n"
+        "    convert r12, r1 mode=u32_to_f\n    mov r13, r12\n"  // C: both elements = lane
+        "    mov_imm r8, 1.0\n    mov_imm r9, 1.0\n"
+        "    bitop32 r2, r1, 1 op=and\n"
+        "    if_icmp r2, 0 cc=eq\n"
+        "    simd_matrix_fmadd32 r12_r13, r8_r9, r8_r9, r12_r13\n"
+        "    pop_exec 1\n"
+        "    shl r3, r1, 1\n"
+        "    device_store r12_r13, u0_u1, r3 slot=0\n"
+        "    stop\n");
+    r.go();
+    for (unsigned l = 0; l < 32; ++l) {
+        const float want = static_cast<float>(l) + (l % 2 == 0 ? 8.0f : 0.0f);
+        CHECK(r.outf(2 * l) == want);
+        CHECK(r.outf(2 * l + 1) == want);
+    }
+}
+
 TEST_CASE("kernel exec: loads widen by format and atomics return the old value") {
     Run r(
         "    get_sr r1, sr52\n"
@@ -325,6 +348,20 @@ TEST_CASE("kernel exec: bad kernels name the line and the reason") {
     refuse("x:\nx:\n  stop\n", "already defined");
     refuse("  stop\nlaunch grid=1 threadgroup=1 registers=1\n",
            "must come before the first instruction");
+    // Lanes that walk off the end of a buffer: the first one outside is
+    // named, after lanes that fell in it (lane 24's four bytes are the
+    // buffer's last); and a base two bytes off is misaligned in lane 0.
+    const std::string buffer = "buffer b size=100 fill=zero\nuniform u0_u1 buffer=b\n";
+    refuse(buffer + "  get_sr r1, sr52\n  device_load r2, u0_u1, r1 slot=0\n  stop\n",
+           "lane 25 address");
+    refuse(buffer +
+               "  get_sr r1, sr52\n  iadd32 r1, r1, 2\n  device_load r2, u0_u1, r1 slot=0\n"
+               "  stop\n",
+           "lane 23 address 0x10000000064 (4 bytes) is outside every buffer");
+    refuse(buffer +
+               "  get_sr r1, sr52\n  mov r2, u0\n  iadd32 r2, r2, 2\n  mov r3, u1\n"
+               "  device_load r1, r2_r3, r1 slot=0\n  stop\n",
+           "lane 0 address 0x10000000002 (4 bytes) is not aligned");
 }
 
 TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semantics") {
