@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace agx::isa::sem {
 
@@ -293,7 +294,8 @@ bool fcompare16(FloatCond c, std::uint16_t a, std::uint16_t b) {
     return fcompare(c, f16_to_f32(a), f16_to_f32(b));
 }
 
-bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
+namespace {
+bool icompare_as(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
     std::uint32_t ua = a, ub = b;
     std::int32_t sa = static_cast<std::int32_t>(a), sb = static_cast<std::int32_t>(b);
     if (width == 16) {
@@ -325,6 +327,46 @@ bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
             return sa >= sb;
     }
     return false;
+}
+
+// The lane loop of a comparison whose condition is a constant here, so that
+// the compiler drops the switch from the loop: one instantiation per
+// condition, each the per-lane definition above.
+template <class Cond, Cond C, class F>
+std::uint32_t holding_lanes(F holds) {
+    std::uint32_t r = 0;
+    for (unsigned l = 0; l < kCompareLanes; ++l) r |= std::uint32_t{holds(C, l)} << l;
+    return r;
+}
+
+template <class Cond, class F, std::size_t... I>
+std::uint32_t holding_lanes(Cond c, F holds, std::index_sequence<I...>) {
+    std::uint32_t r = 0;
+    ((c == static_cast<Cond>(I) ? (r = holding_lanes<Cond, static_cast<Cond>(I)>(holds), 0) : 0),
+     ...);
+    return r;
+}
+}  // namespace
+
+bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
+    return icompare_as(c, a, b, width);
+}
+
+std::uint32_t icompare_lanes(IntCond c, const std::uint32_t* a, const std::uint32_t* b,
+                             unsigned width) {
+    return holding_lanes(
+        c, [&](IntCond k, unsigned l) { return icompare_as(k, a[l], b[l], width); },
+        std::make_index_sequence<static_cast<std::size_t>(IntCond::SGe) + 1>{});
+}
+std::uint32_t fcompare32_lanes(FloatCond c, const std::uint32_t* a, const std::uint32_t* b) {
+    return holding_lanes(
+        c, [&](FloatCond k, unsigned l) { return fcompare(k, in32(a[l]), in32(b[l])); },
+        std::make_index_sequence<static_cast<std::size_t>(FloatCond::GtN) + 1>{});
+}
+std::uint32_t fcompare16_lanes(FloatCond c, const std::uint16_t* a, const std::uint16_t* b) {
+    return holding_lanes(
+        c, [&](FloatCond k, unsigned l) { return fcompare(k, f16_to_f32(a[l]), f16_to_f32(b[l])); },
+        std::make_index_sequence<static_cast<std::size_t>(FloatCond::GtN) + 1>{});
 }
 
 // ---- integer ------------------------------------------------------------

@@ -96,6 +96,13 @@ bool fcompare32(FloatCond c, std::uint32_t a, std::uint32_t b);
 bool fcompare16(FloatCond c, std::uint16_t a, std::uint16_t b);
 // `bits` is 16 or 32: the operands' width (their low `bits` bits count).
 bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned bits);
+// The same for the 32 lanes of a simd at once: bit l of the result is the
+// comparison of a[l] with b[l], as the functions above give it.
+constexpr unsigned kCompareLanes = 32;
+std::uint32_t icompare_lanes(IntCond c, const std::uint32_t* a, const std::uint32_t* b,
+                             unsigned bits);
+std::uint32_t fcompare32_lanes(FloatCond c, const std::uint32_t* a, const std::uint32_t* b);
+std::uint32_t fcompare16_lanes(FloatCond c, const std::uint16_t* a, const std::uint16_t* b);
 
 // ---- integer ------------------------------------------------------------
 // Saturating add: to [0, 2^32-1] unsigned or [-2^31, 2^31-1] signed.

@@ -21,10 +21,12 @@ unsigned alignment(unsigned bytes) {
     return bytes & (~bytes + 1u);
 }
 
-std::uint32_t icmp_or_fcmp(const KernelInstruction& k, const Source& a, const Source& b,
-                           unsigned lane) {
-    // 16-bit operands (r1l, u2h) compare as 16-bit values; a float immediate
-    // beside them is a binary32 literal, compared at 16 bits.
+// The lanes whose comparison holds (bit l for lane l), every lane compared:
+// the comparison reads only its operands, so lanes the caller does not look
+// at cost nothing but the work. 16-bit operands (r1l, u2h) compare as 16-bit
+// values; a float immediate beside them is a binary32 literal, compared at 16
+// bits.
+std::uint32_t compare_lanes(const KernelInstruction& k, const Source& a, const Source& b) {
     const Operand& x = k.in.src[0];
     const Operand& y = k.in.src[1];
     const bool sixteen = (x.kind != OperandKind::Imm && x.halves == 1) ||
@@ -33,19 +35,36 @@ std::uint32_t icmp_or_fcmp(const KernelInstruction& k, const Source& a, const So
         case Sem::IfFcmp:
         case Sem::ElseFcmp:
         case Sem::WhileFcmp: {
-            if (!sixteen)
-                return isa::sem::fcompare32(static_cast<isa::sem::FloatCond>(k.cond), a.u32(lane),
-                                            b.u32(lane));
-            auto half = [&](const Operand& o, const Source& v) {
-                return o.kind == OperandKind::Imm ? isa::sem::f32_to_f16(isa::sem::f32(o.imm))
-                                                  : v.u16(lane);
+            const auto cond = static_cast<isa::sem::FloatCond>(k.cond);
+            if (!sixteen) {
+                std::uint32_t av[kLanes], bv[kLanes];
+                for (unsigned l = 0; l < kLanes; ++l) {
+                    av[l] = a.u32(l);
+                    bv[l] = b.u32(l);
+                }
+                return isa::sem::fcompare32_lanes(cond, av, bv);
+            }
+            std::uint16_t av[kLanes], bv[kLanes];
+            auto halves = [](const Operand& o, const Source& v, std::uint16_t* out) {
+                const std::uint16_t imm = o.kind == OperandKind::Imm
+                                              ? isa::sem::f32_to_f16(isa::sem::f32(o.imm))
+                                              : std::uint16_t{0};
+                for (unsigned l = 0; l < kLanes; ++l)
+                    out[l] = o.kind == OperandKind::Imm ? imm : v.u16(l);
             };
-            return isa::sem::fcompare16(static_cast<isa::sem::FloatCond>(k.cond), half(x, a),
-                                        half(y, b));
+            halves(x, a, av);
+            halves(y, b, bv);
+            return isa::sem::fcompare16_lanes(cond, av, bv);
         }
-        default:
-            return isa::sem::icompare(static_cast<isa::sem::IntCond>(k.cond), a.u32(lane),
-                                      b.u32(lane), sixteen ? 16 : 32);
+        default: {
+            std::uint32_t av[kLanes], bv[kLanes];
+            for (unsigned l = 0; l < kLanes; ++l) {
+                av[l] = a.u32(l);
+                bv[l] = b.u32(l);
+            }
+            return isa::sem::icompare_lanes(static_cast<isa::sem::IntCond>(k.cond), av, bv,
+                                            sixteen ? 16 : 32);
+        }
     }
 }
 
@@ -260,13 +279,15 @@ class KernelWorkload::Stream : public InstructionStream {
         const Source a = resolve(k.in.src[0], s_, w_.uniforms_),
                      b = resolve(k.in.src[1], s_, w_.uniforms_);
         const std::uint32_t n = k.levels;
+        const std::uint32_t holds = compare_lanes(k, a, b);
+        auto holds_in = [holds](unsigned l) { return (holds >> l & 1u) != 0; };
         switch (k.sem) {
             case Sem::IfIcmp:
             case Sem::IfFcmp:
                 ++s_.depth;
                 update_stack(k, [&](unsigned l, std::uint32_t v) {
                     if (v != 0) return v + n;
-                    return icmp_or_fcmp(k, a, b, l) ? 0u : 1u;
+                    return holds_in(l) ? 0u : 1u;
                 });
                 break;
             case Sem::ElseIcmp:
@@ -274,7 +295,7 @@ class KernelWorkload::Stream : public InstructionStream {
                 if (s_.depth == 0) fail(k, "exec-mask stack underflow: else with no level open");
                 update_stack(k, [&](unsigned l, std::uint32_t v) {
                     if (v == 0) return n;
-                    if (v == 1) return icmp_or_fcmp(k, a, b, l) ? 0u : 1u;
+                    if (v == 1) return holds_in(l) ? 0u : 1u;
                     return v;
                 });
                 break;
@@ -284,7 +305,7 @@ class KernelWorkload::Stream : public InstructionStream {
                 // when no if opened one.
                 if (s_.depth == 0) s_.depth = 1;
                 update_stack(k, [&](unsigned l, std::uint32_t v) {
-                    if (v < n) return icmp_or_fcmp(k, a, b, l) ? 0u : n;
+                    if (v < n) return holds_in(l) ? 0u : n;
                     return v;
                 });
                 break;

@@ -167,6 +167,48 @@ TEST_CASE("comparisons: IEEE conditions, the nan-loses forms, 16-bit and signed 
     CHECK_FALSE(parse_float_cond("ult"));
 }
 
+TEST_CASE("comparisons of 32 lanes at once: each lane's bit is its own comparison") {
+    // Operands drawn so that lanes tie, differ in sign, differ only above
+    // bit 15, and hold NaNs, infinities, zeros of both signs and denormals.
+    const std::uint32_t special[] = {
+        0,       0x80000000u, kDenorm, kNegDenorm, kNaN,    0xffc00001u, 0x7f800000u, 0xff800000u,
+        b(1.0f), b(-2.5f),    0x7e00u, 0xfc00u,    0x3c00u, 0x0001u,     0x8000u,     0x12340005u};
+    std::uint64_t state = 7;
+    auto draw = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const auto r = static_cast<std::uint32_t>(state >> 32);
+        return (r & 3u) == 0 ? r : special[r % (sizeof special / sizeof special[0])];
+    };
+    for (int round = 0; round < 200; ++round) {
+        std::uint32_t a[32], c[32];
+        std::uint16_t a16[32], c16[32];
+        for (unsigned l = 0; l < 32; ++l) {
+            a[l] = draw();
+            c[l] = (l % 5 == 0) ? a[l] : draw();  // some lanes equal
+            a16[l] = static_cast<std::uint16_t>(a[l]);
+            c16[l] = static_cast<std::uint16_t>(c[l]);
+        }
+        for (unsigned k = 0; k <= static_cast<unsigned>(IntCond::SGe); ++k)
+            for (unsigned width : {16u, 32u}) {
+                const auto cond = static_cast<IntCond>(k);
+                std::uint32_t want = 0;
+                for (unsigned l = 0; l < 32; ++l)
+                    want |= std::uint32_t{icompare(cond, a[l], c[l], width)} << l;
+                CHECK(icompare_lanes(cond, a, c, width) == want);
+            }
+        for (unsigned k = 0; k <= static_cast<unsigned>(FloatCond::GtN); ++k) {
+            const auto cond = static_cast<FloatCond>(k);
+            std::uint32_t want32 = 0, want16 = 0;
+            for (unsigned l = 0; l < 32; ++l) {
+                want32 |= std::uint32_t{fcompare32(cond, a[l], c[l])} << l;
+                want16 |= std::uint32_t{fcompare16(cond, a16[l], c16[l])} << l;
+            }
+            CHECK(fcompare32_lanes(cond, a, c) == want32);
+            CHECK(fcompare16_lanes(cond, a16, c16) == want16);
+        }
+    }
+}
+
 TEST_CASE("integer operations: saturation, high products, bit tables and fields") {
     CHECK(iaddsat32(0xfffffff0u, 0x20, false) == 0xffffffffu);
     CHECK(iaddsat32(0x7ffffff0u, 0x20, true) == 0x7fffffffu);
