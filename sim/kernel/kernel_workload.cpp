@@ -2,7 +2,9 @@
 // control flow here, arithmetic in execute_alu.cpp.
 #include "sim/kernel/kernel_workload.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "isa/semantics.hpp"
@@ -171,6 +173,8 @@ class KernelWorkload::Stream : public InstructionStream {
         const Operand& off = t.src[stack ? first_addr : first_addr + 1];
         const Source o = resolve(off, s_, w_.uniforms_);
         const std::uint64_t misaligned = alignment(bytes) - 1u;  // a power of two's low bits
+        if (!stack && all_lanes_fit(k, info.memory, *base, off, o, scale, bytes, misaligned))
+            return;
         // The device buffer the last lane fell in, [held_from, held_to): the
         // next lanes mostly fall in it too, and need no search.
         std::uint64_t held_from = 1, held_to = 0;
@@ -220,6 +224,53 @@ class KernelWorkload::Stream : public InstructionStream {
                      where() + " is not aligned to its " + std::to_string(bytes) + "-byte access");
             cur_.mem.lane[l] = a;
         }
+    }
+
+    // The common case of addresses(), whole vectors at a time: every active
+    // lane's address into cur_.mem.lane, when all of them pass the checks
+    // (inside one device buffer, or inside threadgroup memory, and aligned).
+    // False, having written nothing that counts, when a lane fails one: then
+    // the lane-by-lane path finds the first such lane and names it.
+    bool all_lanes_fit(const KernelInstruction& k, isa::MemorySpace space, const Operand& base,
+                       const Operand& off, const Source& o, unsigned scale, unsigned bytes,
+                       std::uint64_t misaligned) {
+        const std::uint32_t exec = s_.exec;
+        if (exec == 0) return false;
+        std::int64_t index[kLanes];
+        if (off.halves == 1) {
+            for (unsigned l = 0; l < kLanes; ++l)
+                index[l] = k.offset_unsigned ? std::int64_t{o.u16(l)}
+                                             : std::int64_t{static_cast<std::int16_t>(o.u16(l))};
+        } else {
+            for (unsigned l = 0; l < kLanes; ++l)
+                index[l] = k.offset_unsigned ? std::int64_t{o.u32(l)}
+                                             : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
+        }
+        const std::int64_t step = std::int64_t{1} << scale;
+        auto& lane = cur_.mem.lane;
+        std::uint64_t low = ~std::uint64_t{0}, high = 0, low_bits = 0;
+        const bool threadgroup = space == isa::MemorySpace::Threadgroup;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            std::uint64_t a = 0;
+            if (exec >> l & 1u) {
+                const std::uint64_t b = read64(base, s_, w_.uniforms_, l);
+                a = threadgroup ? static_cast<std::uint64_t>(
+                                      static_cast<std::int64_t>(b & 0xffffffffu) + index[l] * step)
+                                : b + static_cast<std::uint64_t>(index[l] * step);
+                low = std::min(low, a);
+                high = std::max(high, a);
+                low_bits |= a;
+            }
+            lane[l] = a;
+        }
+        if ((low_bits & misaligned) != 0) return false;
+        if (threadgroup)  // as unsigned: a negative address is above the size
+            return high < w_.spec_.threadgroup_memory &&
+                   high + bytes <= w_.spec_.threadgroup_memory;
+        if (high + bytes < high) return false;  // wraps past 2^64
+        const std::uint64_t span = high + bytes - low;
+        return span <= std::numeric_limits<unsigned>::max() &&
+               w_.memory_.buffer_at(low, static_cast<unsigned>(span)).has_value();
     }
 
     // Memory, control flow, synchronisation; returns the next instruction.

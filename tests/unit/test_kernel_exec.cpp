@@ -289,6 +289,31 @@ TEST_CASE("kernel exec: loads widen by format and atomics return the old value")
     CHECK(r.out(40) == 32);
 }
 
+TEST_CASE("kernel exec: one load's lanes may read from two buffers") {
+    // Lanes 0-15 take their base from out (zero), lanes 16-31 from in (iota).
+    Run r(
+        "    get_sr r1, sr52\n"
+        "    mov r4, u0\n    mov r5, u1\n"
+        "    if_icmp r1, 16 cc=uge\n"
+        "    mov r4, u2\n    mov r5, u3\n"
+        "    pop_exec 1\n"
+        "    device_load r6, r4_r5, r1 slot=0\n"
+        "    iadd32 r7, r1, 32\n"
+        "    device_store r6, u0_u1, r7 slot=0\n"
+        "    stop\n");
+    r.go();
+    for (unsigned l = 0; l < 32; ++l) CHECK(r.out(32 + l) == (l < 16 ? 0u : l));
+}
+
+TEST_CASE("kernel exec: a threadgroup address below 0 in one lane is named") {
+    // Lane 0 reads at 8 - 3 * 4 = -4; the other lanes fall inside.
+    Run r(
+        "    get_sr r1, sr52\n    iadd32 r1, r1, 3 neg=1\n    threadgroup_load r2, 8, r1\n"
+        "    stop\n");
+    CHECK_THROWS_WITH(r.go(), Catch::Contains("lane 0 address 0xfffffffffffffffc (4 bytes) is "
+                                              "outside the launch's threadgroup_memory=1024"));
+}
+
 TEST_CASE("kernel exec: threadgroup memory is shared by the simds of a threadgroup") {
     Run r(
         "    get_sr r1, sr51\n"
