@@ -44,6 +44,11 @@ bool is_alu(Sem k) {
     return k < Sem::DeviceLoad;
 }
 
+// The special registers of a thread's position, x y z from these numbers:
+// in its threadgroup, and in the grid.
+constexpr std::uint32_t kSrPositionInThreadgroup = 48;
+constexpr std::uint32_t kSrPositionInGrid = 80;
+
 std::uint32_t special_register(std::uint32_t sr, const SimdState& s, unsigned lane) {
     const SimdPlace& p = s.place;
     switch (sr) {
@@ -61,10 +66,10 @@ std::uint32_t special_register(std::uint32_t sr, const SimdState& s, unsigned la
             return p.threadgroup_size[sr - 8];
         case 20:
             return 0;
-        case 48:
-        case 49:
-        case 50:
-            return p.position_in_threadgroup(lane)[sr - 48];
+        case kSrPositionInThreadgroup:
+        case kSrPositionInThreadgroup + 1:
+        case kSrPositionInThreadgroup + 2:
+            return p.position_in_threadgroup(lane)[sr - kSrPositionInThreadgroup];
         case 51:
             return p.index_in_threadgroup(lane);
         case 52:
@@ -78,10 +83,10 @@ std::uint32_t special_register(std::uint32_t sr, const SimdState& s, unsigned la
             return static_cast<std::uint32_t>(__builtin_popcount(s.exec & ((1u << lane) - 1u)));
         case 63:
             return (s.exec >> lane) & 1u;
-        case 80:
-        case 81:
-        case 82:
-            return p.position_in_grid(lane)[sr - 80];
+        case kSrPositionInGrid:
+        case kSrPositionInGrid + 1:
+        case kSrPositionInGrid + 2:
+            return p.position_in_grid(lane)[sr - kSrPositionInGrid];
         default:
             return 0;
     }
@@ -443,6 +448,13 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return each(mask, [&](unsigned l) { write_lane(d, s, l, read64(in.src[0], s, u, l)); });
         case Sem::GetSr: {
             const std::uint32_t sr = in.src[0].imm;
+            // A position: every lane's at once, stepped rather than divided out.
+            for (const std::uint32_t first : {kSrPositionInThreadgroup, kSrPositionInGrid})
+                if (sr >= first && sr < first + 3) {
+                    const auto p = s.place.lane_positions(first == kSrPositionInGrid);
+                    const auto& dim = p[sr - first];
+                    return each(mask, [&](unsigned l) { write_lane(d, s, l, dim[l]); });
+                }
             return each(mask, [&](unsigned l) { write_lane(d, s, l, special_register(sr, s, l)); });
         }
         case Sem::Imul16:

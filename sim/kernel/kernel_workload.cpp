@@ -88,10 +88,11 @@ class KernelWorkload::Stream : public InstructionStream {
         p.first_global_thread =
             std::uint64_t{threadgroup} * L.threads_per_threadgroup() + simd_in_group * kLanes;
         global_simd_ = threadgroup * w.launch_.simds_per_threadgroup() + simd_in_group;
+        const SimdPlace::LanePositions g = p.lane_positions(true);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (p.index_in_threadgroup(l) >= L.threads_per_threadgroup()) continue;
-            const auto g = p.position_in_grid(l);
-            if (g[0] < L.grid[0] && g[1] < L.grid[1] && g[2] < L.grid[2]) s_.present |= 1u << l;
+            if (g[0][l] < L.grid[0] && g[1][l] < L.grid[1] && g[2][l] < L.grid[2])
+                s_.present |= 1u << l;
         }
         s_.exec = s_.present;
         s_.regs.assign(std::size_t{(L.registers_halves + 1) / 2} * kLanes, 0);

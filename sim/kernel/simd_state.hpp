@@ -36,6 +36,26 @@ struct SimdPlace {
         for (int d = 0; d < 3; ++d) p[d] += threadgroup_position[d] * threadgroup_size[d];
         return p;
     }
+    // position_in_threadgroup (or, `in_grid`, position_in_grid) of every
+    // lane, dimension by dimension: lane 0's divided out, each next lane's
+    // stepped from it (x counts up and wraps into y, y into z).
+    using LanePositions = std::array<std::array<std::uint32_t, kLanes>, 3>;
+    LanePositions lane_positions(bool in_grid) const {
+        LanePositions out;
+        std::array<std::uint32_t, 3> q = position_in_threadgroup(0);
+        for (unsigned l = 0; l < kLanes; ++l) {
+            for (int d = 0; d < 3; ++d)
+                out[d][l] = q[d] + (in_grid ? threadgroup_position[d] * threadgroup_size[d] : 0u);
+            if (++q[0] == threadgroup_size[0]) {
+                q[0] = 0;
+                if (++q[1] == threadgroup_size[1]) {
+                    q[1] = 0;
+                    ++q[2];
+                }
+            }
+        }
+        return out;
+    }
 };
 
 struct SimdState {

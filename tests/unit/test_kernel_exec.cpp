@@ -497,3 +497,27 @@ TEST_CASE("kernel exec: the exec-mask compares read 16-bit operands at 16 bits")
         CHECK(r.out(l) == (l < 8 ? 3u : 2u));
     }
 }
+
+TEST_CASE("kernel exec: lane positions stepped from lane 0 are the divided-out ones") {
+    kernel::SimdPlace p;
+    p.grid_size = {1000, 1000, 1000};
+    for (const std::array<std::uint32_t, 3> size : {std::array<std::uint32_t, 3>{32, 1, 1},
+                                                    {3, 5, 7},
+                                                    {1, 1, 64},
+                                                    {7, 3, 2},
+                                                    {16, 2, 4},
+                                                    {1, 33, 1}})
+        for (std::uint32_t simd = 0; simd < 3; ++simd) {
+            p.threadgroup_size = size;
+            p.threadgroup_position = {2, 3, 4};
+            p.simd_in_group = simd;
+            for (const bool in_grid : {false, true}) {
+                const auto got = p.lane_positions(in_grid);
+                for (unsigned l = 0; l < 32; ++l) {
+                    const auto want =
+                        in_grid ? p.position_in_grid(l) : p.position_in_threadgroup(l);
+                    for (int d = 0; d < 3; ++d) CHECK(got[d][l] == want[d]);
+                }
+            }
+        }
+}
