@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/catalogue.hpp"
+#include "sim/common/divisor.hpp"
 
 namespace agx {
 
@@ -51,23 +52,24 @@ std::uint64_t touched_bytes(const Instruction& in) {
 }
 
 // Each line the active lanes touch, once per instruction, in lane order.
-void touch_lines(const Instruction& in, bool write, std::uint32_t line_bytes,
+void touch_lines(const Instruction& in, bool write, const Divisor& line_bytes,
                  const LineToucher& touch) {
     const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
     std::uint64_t last = ~0ull;
     for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(in.active_mask >> lane & 1u)) continue;
         const std::uint64_t a = in.mem.address(lane);
-        for (std::uint64_t line = a / line_bytes; line <= (a + size - 1) / line_bytes; ++line) {
+        const std::uint64_t final_line = line_bytes.divide(a + size - 1);
+        for (std::uint64_t line = line_bytes.divide(a); line <= final_line; ++line) {
             if (line == last) continue;
             last = line;
-            touch(line * line_bytes, write);
+            touch(line * line_bytes.value(), write);
         }
     }
 }
 
 void count(FunctionalTally& tally, const Instruction& in, const isa::InstructionInfo& info,
-           const LineToucher& touch, std::uint32_t line_bytes) {
+           const LineToucher& touch, const Divisor& line_bytes) {
     ++tally.simd_instructions;
     if (info.flops_per_lane) {
         const std::uint64_t n = std::uint64_t{info.flops_per_lane} *
@@ -89,7 +91,7 @@ std::uint64_t run_functional(Workload& workload, std::uint32_t window) {
 FunctionalTally run_functional(Workload& workload, std::uint32_t first, std::uint32_t last,
                                std::uint32_t window, const LineToucher& touch,
                                std::uint32_t line_bytes) {
-    line_bytes = std::max(1u, line_bytes);
+    const Divisor line(std::max(1u, line_bytes));
     const isa::Catalogue& isa = isa::Catalogue::instance();
     const Launch& launch = workload.launch();
     const std::uint32_t simds_per_group = launch.simds_per_threadgroup();
@@ -125,7 +127,7 @@ FunctionalTally run_functional(Workload& workload, std::uint32_t first, std::uin
                     }
                     const isa::InstructionInfo& info = isa.info(in->opcode);
                     const bool barrier = info.is_barrier;
-                    count(tally, *in, info, touch, line_bytes);
+                    count(tally, *in, info, touch, line);
                     s.stream->advance();
                     if (barrier) s.at_barrier = true;
                 }
