@@ -279,7 +279,8 @@ void DeviceMemory::initial_bytes(std::size_t b, std::uint64_t offset, unsigned c
 }
 
 unsigned char* DeviceMemory::page(std::uint64_t page_address) {
-    if (page_address == cached_page_) return cached_data_;
+    RecentPage& recent = recent_[(page_address / kPageBytes) % kRecentPages];
+    if (recent.address == page_address) return recent.data;
     auto it = pages_.find(page_address);
     if (it == pages_.end()) {
         // Left uninitialised here: every byte is written once below.
@@ -294,9 +295,9 @@ unsigned char* DeviceMemory::page(std::uint64_t page_address) {
         std::memset(data.get() + n, 0, kPageBytes - n);
         it = pages_.emplace(page_address, std::move(data)).first;
     }
-    cached_page_ = page_address;
-    cached_data_ = it->second.get();
-    return cached_data_;
+    recent.address = page_address;
+    recent.data = it->second.get();
+    return recent.data;
 }
 
 void DeviceMemory::read(std::uint64_t address, void* out, unsigned bytes) {

@@ -4,6 +4,7 @@
 // touches 64 KB of a 4 GB buffer holds 64 KB, whatever the buffer's size.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -98,10 +99,16 @@ class DeviceMemory {
     };
     std::vector<Placed> buffers_;
     std::unordered_map<std::uint64_t, std::unique_ptr<unsigned char[]>> pages_;
-    // The page touched last: consecutive lanes mostly hit the same page.
-    std::uint64_t cached_page_ = ~std::uint64_t{0};
+    // Pages touched lately, direct-mapped by page number: consecutive lanes
+    // mostly hit the same page, and a kernel's instructions take turns
+    // between a few buffers' pages (a load from each input, a store).
+    struct RecentPage {
+        std::uint64_t address = ~std::uint64_t{0};
+        unsigned char* data = nullptr;
+    };
+    static constexpr std::size_t kRecentPages = 64;
+    std::array<RecentPage, kRecentPages> recent_{};
     mutable std::size_t last_buffer_ = 0;  // buffer_at's last answer, tried first
-    unsigned char* cached_data_ = nullptr;
 };
 
 // Reads a `.npy` file (versions 1.0 to 3.0, C order, little-endian or
