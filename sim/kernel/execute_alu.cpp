@@ -1,6 +1,7 @@
 // The arithmetic, special-function, shuffle and matrix instructions, lane
 // by lane, on isa/semantics.hpp's per-lane definitions.
 #include <array>
+#include <cstring>
 #include <functional>
 
 #include "isa/semantics.hpp"
@@ -124,6 +125,33 @@ constexpr std::array<std::uint8_t, kLanes> kFragmentElement = [] {
     return t;
 }();
 
+// An even lane and the next hold neighbouring pairs of one row (columns
+// n, n + 1 and n + 2, n + 3): the register pair's two lanes move as four
+// consecutive elements.
+constexpr bool even_lanes_lead_runs_of_four() {
+    for (unsigned l = 0; l < kLanes; l += 2)
+        if (kFragmentElement[l + 1] != kFragmentElement[l] + 2 || kFragmentElement[l] % 4 != 0)
+            return false;
+    return true;
+}
+static_assert(even_lanes_lead_runs_of_four());
+
+// Elements i..i+3 of a fragment from lanes l, l + 1 (even l) of a register
+// pair (lo, hi), and back: whole words, no per-element index.
+void pair_lanes_to_elements(const std::uint32_t* lo, const std::uint32_t* hi, unsigned l,
+                            std::uint32_t* elements) {
+    const std::uint32_t run[4] = {lo[l], hi[l], lo[l + 1], hi[l + 1]};
+    std::memcpy(elements, run, sizeof run);
+}
+void elements_to_pair_lanes(const std::uint32_t* elements, unsigned l, std::uint32_t* lo,
+                            std::uint32_t* hi) {
+    std::uint32_t run[4];
+    std::memcpy(run, elements, sizeof run);
+    const std::uint32_t even[2] = {run[0], run[2]}, odd[2] = {run[1], run[3]};
+    std::memcpy(lo + l, even, sizeof even);
+    std::memcpy(hi + l, odd, sizeof odd);
+}
+
 // A 32-bit fragment's 64 elements, row-major, from a 64-bit source: a
 // register pair's two registers read straight (the common case), anything
 // else lane by lane.
@@ -132,11 +160,8 @@ void gather_fragment32(const Operand& o, const SimdState& s, const Uniforms& u,
     if (o.kind == OperandKind::Reg && o.halves == 4) {
         const std::uint32_t* lo = s.reg(o.first_half >> 1);
         const std::uint32_t* hi = lo + kLanes;  // the pair's second register
-        for (unsigned l = 0; l < kLanes; ++l) {
-            const unsigned i = kFragmentElement[l];
-            out[i] = lo[l];
-            out[i + 1] = hi[l];
-        }
+        for (unsigned l = 0; l < kLanes; l += 2)
+            pair_lanes_to_elements(lo, hi, l, out + kFragmentElement[l]);
         return;
     }
     for (unsigned l = 0; l < kLanes; ++l) {
@@ -157,11 +182,8 @@ void matrix_fmadd32(const KernelInstruction& k, SimdState& s, const Uniforms& u)
     if (dst.halves == 4 && s.exec == 0xffffffffu) {  // every lane: the pair written straight
         std::uint32_t* lo = s.reg(dst.first_half >> 1);
         std::uint32_t* hi = lo + kLanes;
-        for (unsigned l = 0; l < kLanes; ++l) {
-            const unsigned i = kFragmentElement[l];
-            lo[l] = d[i];
-            hi[l] = d[i + 1];
-        }
+        for (unsigned l = 0; l < kLanes; l += 2)
+            elements_to_pair_lanes(d + kFragmentElement[l], l, lo, hi);
         return;
     }
     each(s.exec, [&](unsigned l) {
