@@ -174,6 +174,7 @@ class KernelWorkload::Stream : public InstructionStream {
         const Operand& off = t.src[stack ? first_addr : first_addr + 1];
         const Source o = resolve(off, s_, w_.uniforms_);
         const std::uint64_t misaligned = alignment(bytes) - 1u;  // a power of two's low bits
+        lanes_in_one_page_ = false;
         if (!stack && all_lanes_fit(k, info.memory, *base, off, o, scale, bytes, misaligned))
             return;
         // The device buffer the last lane fell in, [held_from, held_to): the
@@ -270,8 +271,13 @@ class KernelWorkload::Stream : public InstructionStream {
                    high + bytes <= w_.spec_.threadgroup_memory;
         if (high + bytes < high) return false;  // wraps past 2^64
         const std::uint64_t span = high + bytes - low;
-        return span <= std::numeric_limits<unsigned>::max() &&
-               w_.memory_.buffer_at(low, static_cast<unsigned>(span)).has_value();
+        if (span > std::numeric_limits<unsigned>::max() ||
+            !w_.memory_.buffer_at(low, static_cast<unsigned>(span)))
+            return false;
+        lanes_from_ = low;
+        lanes_in_one_page_ =
+            low / DeviceMemory::kPageBytes == (low + span - 1) / DeviceMemory::kPageBytes;
+        return true;
     }
 
     // Memory, control flow, synchronisation; returns the next instruction.
@@ -413,6 +419,22 @@ class KernelWorkload::Stream : public InstructionStream {
         }
     }
 
+    // The page every active lane of a device load or store falls in, found
+    // once for them all (held_bytes per lane otherwise).
+    struct LanePage {
+        unsigned char* data = nullptr;  // the bytes at `from`
+        std::uint64_t from = 0;
+        unsigned char* held(Stream& s, const KernelInstruction& k, std::uint64_t address,
+                            unsigned n) const {
+            return data ? data + (address - from) : s.held_bytes(k, address, n);
+        }
+    };
+    LanePage lane_page(const KernelInstruction& k, bool direct) {
+        const bool device = k.sem == Sem::DeviceLoad || k.sem == Sem::DeviceStore;
+        if (!direct || !device || !lanes_in_one_page_) return {};
+        return {w_.memory_.span(lanes_from_, 1), lanes_from_};
+    }
+
     void read_bytes(const KernelInstruction& k, std::uint64_t address, void* out, unsigned n) {
         if (k.sem == Sem::ThreadgroupLoad || k.sem == Sem::ThreadgroupAtomic)
             copy_lane_bytes(out, threadgroup_bytes(address), n);
@@ -448,10 +470,11 @@ class KernelWorkload::Stream : public InstructionStream {
         const Operand& data = k.in.dst[0];
         const bool direct = whole_registers(k, data);
         const unsigned first = data.first_half / 2u;
+        const LanePage page = lane_page(k, direct);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
             if (direct)
-                if (const unsigned char* held = held_bytes(k, cur_.mem.lane[l], bytes)) {
+                if (const unsigned char* held = page.held(*this, k, cur_.mem.lane[l], bytes)) {
                     for (unsigned c = 0; c < k.components; ++c)
                         std::memcpy(&s_.reg(first + c)[l], held + 4 * c, 4);
                     continue;
@@ -477,10 +500,11 @@ class KernelWorkload::Stream : public InstructionStream {
         const Operand& data = k.in.src[0];
         const bool direct = whole_registers(k, data) && data.kind == OperandKind::Reg;
         const unsigned first = data.first_half / 2u;
+        const LanePage page = lane_page(k, direct);
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
             if (direct)
-                if (unsigned char* held = held_bytes(k, cur_.mem.lane[l], bytes)) {
+                if (unsigned char* held = page.held(*this, k, cur_.mem.lane[l], bytes)) {
                     for (unsigned c = 0; c < k.components; ++c)
                         std::memcpy(held + 4 * c, &s_.reg(first + c)[l], 4);
                     continue;
@@ -556,6 +580,10 @@ class KernelWorkload::Stream : public InstructionStream {
     SimdState s_;
     Instruction cur_;
     bool ready_ = false;
+    // Whether the active lanes of cur_, a device access, all fall in one
+    // page, from lanes_from_ on: then a load or store finds the page once.
+    bool lanes_in_one_page_ = false;
+    std::uint64_t lanes_from_ = 0;
     std::uint32_t global_simd_ = 0;
     std::uint64_t executed_ = 0;  // by this simd
 };
