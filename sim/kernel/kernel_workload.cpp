@@ -248,6 +248,18 @@ class KernelWorkload::Stream : public InstructionStream {
                 index[l] = k.offset_unsigned ? std::int64_t{o.u32(l)}
                                              : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
         }
+        // The base of every lane: one value for a uniform or an immediate, a
+        // register pair's two words, anything else lane by lane.
+        std::uint64_t bases[kLanes];
+        if (base.kind != OperandKind::Reg) {
+            std::fill(bases, bases + kLanes, read64(base, s_, w_.uniforms_, 0));
+        } else if (base.halves == 4 && base.first_half % 2 == 0) {
+            const std::uint32_t* lo = s_.reg(base.first_half >> 1);
+            const std::uint32_t* hi = lo + kLanes;
+            for (unsigned l = 0; l < kLanes; ++l) bases[l] = lo[l] | std::uint64_t{hi[l]} << 32;
+        } else {
+            for (unsigned l = 0; l < kLanes; ++l) bases[l] = read64(base, s_, w_.uniforms_, l);
+        }
         const std::int64_t step = std::int64_t{1} << scale;
         auto& lane = cur_.mem.lane;
         std::uint64_t low = ~std::uint64_t{0}, high = 0, low_bits = 0;
@@ -255,7 +267,7 @@ class KernelWorkload::Stream : public InstructionStream {
         for (unsigned l = 0; l < kLanes; ++l) {
             std::uint64_t a = 0;
             if (exec >> l & 1u) {
-                const std::uint64_t b = read64(base, s_, w_.uniforms_, l);
+                const std::uint64_t b = bases[l];
                 a = threadgroup ? static_cast<std::uint64_t>(
                                       static_cast<std::int64_t>(b & 0xffffffffu) + index[l] * step)
                                 : b + static_cast<std::uint64_t>(index[l] * step);
