@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <utility>
 
 namespace agx::isa::sem {
 
@@ -329,21 +328,13 @@ bool icompare_as(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
     return false;
 }
 
-// The lane loop of a comparison whose condition is a constant here, so that
+// The lane loop of a comparison whose condition C is a constant, so that
 // the compiler drops the switch from the loop: one instantiation per
-// condition, each the per-lane definition above.
+// condition, each the per-lane definition.
 template <class Cond, Cond C, class F>
 std::uint32_t holding_lanes(F holds) {
     std::uint32_t r = 0;
-    for (unsigned l = 0; l < kCompareLanes; ++l) r |= std::uint32_t{holds(C, l)} << l;
-    return r;
-}
-
-template <class Cond, class F, std::size_t... I>
-std::uint32_t holding_lanes(Cond c, F holds, std::index_sequence<I...>) {
-    std::uint32_t r = 0;
-    ((c == static_cast<Cond>(I) ? (r = holding_lanes<Cond, static_cast<Cond>(I)>(holds), 0) : 0),
-     ...);
+    for (unsigned l = 0; l < 32; ++l) r |= std::uint32_t{holds(C, l)} << l;
     return r;
 }
 }  // namespace
@@ -352,21 +343,66 @@ bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned width) {
     return icompare_as(c, a, b, width);
 }
 
-std::uint32_t icompare_lanes(IntCond c, const std::uint32_t* a, const std::uint32_t* b,
-                             unsigned width) {
-    return holding_lanes(
-        c, [&](IntCond k, unsigned l) { return icompare_as(k, a[l], b[l], width); },
-        std::make_index_sequence<static_cast<std::size_t>(IntCond::SGe) + 1>{});
+std::uint32_t icompare_lanes(IntCond c, const LaneWords& a, const LaneWords& b, unsigned width) {
+    auto holds = [&](IntCond k, unsigned l) { return icompare_as(k, a[l], b[l], width); };
+    switch (c) {
+        case IntCond::Eq:
+            return holding_lanes<IntCond, IntCond::Eq>(holds);
+        case IntCond::Ne:
+            return holding_lanes<IntCond, IntCond::Ne>(holds);
+        case IntCond::ULt:
+            return holding_lanes<IntCond, IntCond::ULt>(holds);
+        case IntCond::ULe:
+            return holding_lanes<IntCond, IntCond::ULe>(holds);
+        case IntCond::UGt:
+            return holding_lanes<IntCond, IntCond::UGt>(holds);
+        case IntCond::UGe:
+            return holding_lanes<IntCond, IntCond::UGe>(holds);
+        case IntCond::SLt:
+            return holding_lanes<IntCond, IntCond::SLt>(holds);
+        case IntCond::SLe:
+            return holding_lanes<IntCond, IntCond::SLe>(holds);
+        case IntCond::SGt:
+            return holding_lanes<IntCond, IntCond::SGt>(holds);
+        case IntCond::SGe:
+            return holding_lanes<IntCond, IntCond::SGe>(holds);
+    }
+    return 0;
 }
-std::uint32_t fcompare32_lanes(FloatCond c, const std::uint32_t* a, const std::uint32_t* b) {
-    return holding_lanes(
-        c, [&](FloatCond k, unsigned l) { return fcompare(k, in32(a[l]), in32(b[l])); },
-        std::make_index_sequence<static_cast<std::size_t>(FloatCond::GtN) + 1>{});
+
+namespace {
+template <class F>
+std::uint32_t fcompare_lanes(FloatCond c, F holds) {
+    switch (c) {
+        case FloatCond::Eq:
+            return holding_lanes<FloatCond, FloatCond::Eq>(holds);
+        case FloatCond::Ne:
+            return holding_lanes<FloatCond, FloatCond::Ne>(holds);
+        case FloatCond::Lt:
+            return holding_lanes<FloatCond, FloatCond::Lt>(holds);
+        case FloatCond::Le:
+            return holding_lanes<FloatCond, FloatCond::Le>(holds);
+        case FloatCond::Gt:
+            return holding_lanes<FloatCond, FloatCond::Gt>(holds);
+        case FloatCond::Ge:
+            return holding_lanes<FloatCond, FloatCond::Ge>(holds);
+        case FloatCond::LtN:
+            return holding_lanes<FloatCond, FloatCond::LtN>(holds);
+        case FloatCond::GtN:
+            return holding_lanes<FloatCond, FloatCond::GtN>(holds);
+    }
+    return 0;
 }
-std::uint32_t fcompare16_lanes(FloatCond c, const std::uint16_t* a, const std::uint16_t* b) {
-    return holding_lanes(
-        c, [&](FloatCond k, unsigned l) { return fcompare(k, f16_to_f32(a[l]), f16_to_f32(b[l])); },
-        std::make_index_sequence<static_cast<std::size_t>(FloatCond::GtN) + 1>{});
+}  // namespace
+
+std::uint32_t fcompare32_lanes(FloatCond c, const LaneWords& a, const LaneWords& b) {
+    return fcompare_lanes(
+        c, [&](FloatCond k, unsigned l) { return fcompare(k, in32(a[l]), in32(b[l])); });
+}
+std::uint32_t fcompare16_lanes(FloatCond c, const LaneHalves& a, const LaneHalves& b) {
+    return fcompare_lanes(c, [&](FloatCond k, unsigned l) {
+        return fcompare(k, f16_to_f32(a[l]), f16_to_f32(b[l]));
+    });
 }
 
 // ---- integer ------------------------------------------------------------

@@ -15,6 +15,7 @@
 // A NaN result is the canonical quiet NaN (0x7fc00000 / 0x7e00).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -97,12 +98,13 @@ bool fcompare16(FloatCond c, std::uint16_t a, std::uint16_t b);
 // `bits` is 16 or 32: the operands' width (their low `bits` bits count).
 bool icompare(IntCond c, std::uint32_t a, std::uint32_t b, unsigned bits);
 // The same for the 32 lanes of a simd at once: bit l of the result is the
-// comparison of a[l] with b[l], as the functions above give it.
-constexpr unsigned kCompareLanes = 32;
-std::uint32_t icompare_lanes(IntCond c, const std::uint32_t* a, const std::uint32_t* b,
-                             unsigned bits);
-std::uint32_t fcompare32_lanes(FloatCond c, const std::uint32_t* a, const std::uint32_t* b);
-std::uint32_t fcompare16_lanes(FloatCond c, const std::uint16_t* a, const std::uint16_t* b);
+// comparison of a[l] with b[l], as the functions above give it (0 for a
+// condition outside the enumeration, as they return false).
+using LaneWords = std::array<std::uint32_t, 32>;
+using LaneHalves = std::array<std::uint16_t, 32>;
+std::uint32_t icompare_lanes(IntCond c, const LaneWords& a, const LaneWords& b, unsigned bits);
+std::uint32_t fcompare32_lanes(FloatCond c, const LaneWords& a, const LaneWords& b);
+std::uint32_t fcompare16_lanes(FloatCond c, const LaneHalves& a, const LaneHalves& b);
 
 // ---- integer ------------------------------------------------------------
 // Saturating add: to [0, 2^32-1] unsigned or [-2^31, 2^31-1] signed.

@@ -59,6 +59,10 @@ class DeviceMemory {
     // Reads File fills now: throws InputError naming the file (cannot open;
     // a `.npy` it cannot read; larger than the buffer).
     explicit DeviceMemory(std::vector<BufferSpec> buffers);
+    // Not copied or moved: the table of recent pages points into the pages
+    // this object owns.
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
 
     std::size_t buffer_count() const;
     const BufferSpec& spec(std::size_t buffer) const;

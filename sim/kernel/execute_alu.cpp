@@ -470,13 +470,16 @@ void execute_alu(const KernelInstruction& k, SimdState& s, const Uniforms& u) {
             return each(mask, [&](unsigned l) { write_lane(d, s, l, read64(in.src[0], s, u, l)); });
         case Sem::GetSr: {
             const std::uint32_t sr = in.src[0].imm;
-            // A position: every lane's at once, stepped rather than divided out.
-            for (const std::uint32_t first : {kSrPositionInThreadgroup, kSrPositionInGrid})
-                if (sr >= first && sr < first + 3) {
-                    const auto p = s.place.lane_positions(first == kSrPositionInGrid);
-                    const auto& dim = p[sr - first];
-                    return each(mask, [&](unsigned l) { write_lane(d, s, l, dim[l]); });
-                }
+            // A position: every lane's at once, stepped rather than divided
+            // out per lane as special_register (the per-lane definition) does.
+            auto positions = [&](bool in_grid, std::uint32_t first) {
+                const auto dim = s.place.lane_positions(in_grid)[sr - first];
+                each(mask, [&](unsigned l) { write_lane(d, s, l, dim[l]); });
+            };
+            if (sr >= kSrPositionInThreadgroup && sr < kSrPositionInThreadgroup + 3)
+                return positions(false, kSrPositionInThreadgroup);
+            if (sr >= kSrPositionInGrid && sr < kSrPositionInGrid + 3)
+                return positions(true, kSrPositionInGrid);
             return each(mask, [&](unsigned l) { write_lane(d, s, l, special_register(sr, s, l)); });
         }
         case Sem::Imul16:

@@ -23,6 +23,33 @@ unsigned alignment(unsigned bytes) {
     return bytes & (~bytes + 1u);
 }
 
+// A lane's offset register as an element index: a 16-bit offset
+// (threadgroup addresses in rNl) extends from 16 bits, a 32-bit one from 32,
+// each as the instruction says (signed unless offset=unsigned).
+std::int64_t lane_index(const KernelInstruction& k, const Operand& off, const Source& o,
+                        unsigned lane) {
+    if (off.halves == 1)
+        return k.offset_unsigned ? std::int64_t{o.u16(lane)}
+                                 : std::int64_t{static_cast<std::int16_t>(o.u16(lane))};
+    return k.offset_unsigned ? std::int64_t{o.u32(lane)}
+                             : std::int64_t{static_cast<std::int32_t>(o.u32(lane))};
+}
+
+// A lane's address from its base and its offset in bytes: threadgroup
+// addresses take the base's low 32 bits and may come out negative (as an
+// unsigned value, above any threadgroup memory); device addresses wrap
+// around 2^64.
+std::uint64_t lane_address(bool threadgroup, std::uint64_t base, std::int64_t offset) {
+    return threadgroup
+               ? static_cast<std::uint64_t>(static_cast<std::int64_t>(base & 0xffffffffu) + offset)
+               : base + static_cast<std::uint64_t>(offset);
+}
+
+// Every lane's 32 bits of a source, for the lane-wide comparisons.
+void lane_words(const Source& v, std::uint32_t* out) {
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = v.u32(l);
+}
+
 // The lanes whose comparison holds (bit l for lane l), every lane compared:
 // the comparison reads only its operands, so lanes the caller does not look
 // at cost nothing but the work. 16-bit operands (r1l, u2h) compare as 16-bit
@@ -39,31 +66,25 @@ std::uint32_t compare_lanes(const KernelInstruction& k, const Source& a, const S
         case Sem::WhileFcmp: {
             const auto cond = static_cast<isa::sem::FloatCond>(k.cond);
             if (!sixteen) {
-                std::uint32_t av[kLanes], bv[kLanes];
-                for (unsigned l = 0; l < kLanes; ++l) {
-                    av[l] = a.u32(l);
-                    bv[l] = b.u32(l);
-                }
+                isa::sem::LaneWords av, bv;
+                lane_words(a, av.data());
+                lane_words(b, bv.data());
                 return isa::sem::fcompare32_lanes(cond, av, bv);
             }
-            std::uint16_t av[kLanes], bv[kLanes];
-            auto halves = [](const Operand& o, const Source& v, std::uint16_t* out) {
-                const std::uint16_t imm = o.kind == OperandKind::Imm
-                                              ? isa::sem::f32_to_f16(isa::sem::f32(o.imm))
-                                              : std::uint16_t{0};
-                for (unsigned l = 0; l < kLanes; ++l)
-                    out[l] = o.kind == OperandKind::Imm ? imm : v.u16(l);
+            auto halves = [](const Operand& o, const Source& v) {
+                isa::sem::LaneHalves out;
+                if (o.kind == OperandKind::Imm)
+                    out.fill(isa::sem::f32_to_f16(isa::sem::f32(o.imm)));
+                else
+                    for (unsigned l = 0; l < kLanes; ++l) out[l] = v.u16(l);
+                return out;
             };
-            halves(x, a, av);
-            halves(y, b, bv);
-            return isa::sem::fcompare16_lanes(cond, av, bv);
+            return isa::sem::fcompare16_lanes(cond, halves(x, a), halves(y, b));
         }
         default: {
-            std::uint32_t av[kLanes], bv[kLanes];
-            for (unsigned l = 0; l < kLanes; ++l) {
-                av[l] = a.u32(l);
-                bv[l] = b.u32(l);
-            }
+            isa::sem::LaneWords av, bv;
+            lane_words(a, av.data());
+            lane_words(b, bv.data());
             return isa::sem::icompare_lanes(static_cast<isa::sem::IntCond>(k.cond), av, bv,
                                             sixteen ? 16 : 32);
         }
@@ -175,32 +196,23 @@ class KernelWorkload::Stream : public InstructionStream {
         const Source o = resolve(off, s_, w_.uniforms_);
         const std::uint64_t misaligned = alignment(bytes) - 1u;  // a power of two's low bits
         lanes_in_one_page_ = false;
-        if (!stack && all_lanes_fit(k, info.memory, *base, off, o, scale, bytes, misaligned))
+        if (!stack && whole_simd_addresses(k, info.memory, *base, off, o, scale, bytes, misaligned))
             return;
-        // The device buffer the last lane fell in, [held_from, held_to): the
-        // next lanes mostly fall in it too, and need no search.
-        std::uint64_t held_from = 1, held_to = 0;
+        // Lane by lane, checking each: the first lane out of bounds or
+        // misaligned is the one named.
         cur_.mem.lane.fill(0);
+        const bool threadgroup = info.memory == isa::MemorySpace::Threadgroup;
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.exec >> l & 1u)) continue;
-            // A 16-bit offset (threadgroup addresses in rNl) extends from 16 bits.
-            const std::int64_t index =
-                off.halves == 1
-                    ? (k.offset_unsigned ? std::int64_t{o.u16(l)}
-                                         : std::int64_t{static_cast<std::int16_t>(o.u16(l))})
-                : k.offset_unsigned ? std::int64_t{o.u32(l)}
-                                    : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
-            const std::int64_t offset = index * (std::int64_t{1} << scale);
+            const std::int64_t offset = lane_index(k, off, o, l) * (std::int64_t{1} << scale);
             std::uint64_t a = 0;
             auto where = [&] {
                 return "lane " + std::to_string(l) + " address " + hex(a) + " (" +
                        std::to_string(bytes) + " bytes)";
             };
-            if (info.memory == isa::MemorySpace::Threadgroup) {
-                const std::int64_t at =
-                    static_cast<std::int64_t>(read64(*base, s_, w_.uniforms_, l) & 0xffffffffu) +
-                    offset;
-                a = static_cast<std::uint64_t>(at);
+            if (threadgroup) {
+                a = lane_address(true, read64(*base, s_, w_.uniforms_, l), offset);
+                const auto at = static_cast<std::int64_t>(a);
                 if (at < 0 || at + bytes > w_.spec_.threadgroup_memory)
                     fail(k, where() + " is outside the launch's threadgroup_memory=" +
                                 std::to_string(w_.spec_.threadgroup_memory));
@@ -213,13 +225,8 @@ class KernelWorkload::Stream : public InstructionStream {
                                 " bytes) is outside the launch's stack=" +
                                 std::to_string(w_.spec_.stack_bytes));
             } else {
-                a = read64(*base, s_, w_.uniforms_, l) + static_cast<std::uint64_t>(offset);
-                if (a < held_from || a > held_to || held_to - a < bytes) {
-                    const auto b = w_.memory_.buffer_at(a, bytes);
-                    if (!b) fail(k, where() + " is outside every buffer");
-                    held_from = w_.memory_.base(*b);
-                    held_to = held_from + w_.memory_.spec(*b).size;
-                }
+                a = lane_address(false, read64(*base, s_, w_.uniforms_, l), offset);
+                if (!w_.memory_.buffer_at(a, bytes)) fail(k, where() + " is outside every buffer");
             }
             if ((a & misaligned) != 0)
                 fail(k,
@@ -228,26 +235,20 @@ class KernelWorkload::Stream : public InstructionStream {
         }
     }
 
-    // The common case of addresses(), whole vectors at a time: every active
-    // lane's address into cur_.mem.lane, when all of them pass the checks
-    // (inside one device buffer, or inside threadgroup memory, and aligned).
-    // False, having written nothing that counts, when a lane fails one: then
-    // the lane-by-lane path finds the first such lane and names it.
-    bool all_lanes_fit(const KernelInstruction& k, isa::MemorySpace space, const Operand& base,
-                       const Operand& off, const Source& o, unsigned scale, unsigned bytes,
-                       std::uint64_t misaligned) {
+    // The common case of addresses(), for the whole simd at once: writes
+    // every lane's address into cur_.mem.lane and returns true when all the
+    // active lanes pass the checks (inside one device buffer, or inside
+    // threadgroup memory, and aligned). It also notes whether they share one
+    // device page (lanes_in_one_page_, from lanes_from_). When a lane fails
+    // a check it returns false and addresses() goes lane by lane, to find
+    // and name the first such lane.
+    bool whole_simd_addresses(const KernelInstruction& k, isa::MemorySpace space,
+                              const Operand& base, const Operand& off, const Source& o,
+                              unsigned scale, unsigned bytes, std::uint64_t misaligned) {
         const std::uint32_t exec = s_.exec;
         if (exec == 0) return false;
         std::int64_t index[kLanes];
-        if (off.halves == 1) {
-            for (unsigned l = 0; l < kLanes; ++l)
-                index[l] = k.offset_unsigned ? std::int64_t{o.u16(l)}
-                                             : std::int64_t{static_cast<std::int16_t>(o.u16(l))};
-        } else {
-            for (unsigned l = 0; l < kLanes; ++l)
-                index[l] = k.offset_unsigned ? std::int64_t{o.u32(l)}
-                                             : std::int64_t{static_cast<std::int32_t>(o.u32(l))};
-        }
+        for (unsigned l = 0; l < kLanes; ++l) index[l] = lane_index(k, off, o, l);
         // The base of every lane: one value for a uniform or an immediate, a
         // register pair's two words, anything else lane by lane.
         std::uint64_t bases[kLanes];
@@ -267,10 +268,7 @@ class KernelWorkload::Stream : public InstructionStream {
         for (unsigned l = 0; l < kLanes; ++l) {
             std::uint64_t a = 0;
             if (exec >> l & 1u) {
-                const std::uint64_t b = bases[l];
-                a = threadgroup ? static_cast<std::uint64_t>(
-                                      static_cast<std::int64_t>(b & 0xffffffffu) + index[l] * step)
-                                : b + static_cast<std::uint64_t>(index[l] * step);
+                a = lane_address(threadgroup, bases[l], index[l] * step);
                 low = std::min(low, a);
                 high = std::max(high, a);
                 low_bits |= a;
@@ -432,7 +430,10 @@ class KernelWorkload::Stream : public InstructionStream {
     }
 
     // The page every active lane of a device load or store falls in, found
-    // once for them all (held_bytes per lane otherwise).
+    // once for them all (held_bytes per lane otherwise). It rests on
+    // lanes_in_one_page_ describing this very instruction: addresses() sets
+    // it in prepare(), and advance() executes the instruction prepare()
+    // made ready, with nothing in between that computes other addresses.
     struct LanePage {
         unsigned char* data = nullptr;  // the bytes at `from`
         std::uint64_t from = 0;

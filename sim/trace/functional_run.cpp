@@ -54,6 +54,7 @@ std::uint64_t touched_bytes(const Instruction& in) {
 // Each line the active lanes touch, once per instruction, in lane order.
 void touch_lines(const Instruction& in, bool write, const Divisor& line_bytes,
                  const LineToucher& touch) {
+    if (in.active_mask == 0) return;
     const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
     // The common case first: every active lane in one line (a coalesced
     // access), which the walk below would touch once too.
@@ -66,7 +67,6 @@ void touch_lines(const Instruction& in, bool write, const Divisor& line_bytes,
             high = std::max(high, a + size - 1);
             wraps |= a + size - 1 < a;
         }
-    if (in.active_mask == 0) return;
     if (!wraps && line_bytes.divide(low) == line_bytes.divide(high)) {
         touch(line_bytes.divide(low) * line_bytes.value(), write);
         return;

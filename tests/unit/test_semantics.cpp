@@ -180,8 +180,8 @@ TEST_CASE("comparisons of 32 lanes at once: each lane's bit is its own compariso
         return (r & 3u) == 0 ? r : special[r % (sizeof special / sizeof special[0])];
     };
     for (int round = 0; round < 200; ++round) {
-        std::uint32_t a[32], c[32];
-        std::uint16_t a16[32], c16[32];
+        LaneWords a, c;
+        LaneHalves a16, c16;
         for (unsigned l = 0; l < 32; ++l) {
             a[l] = draw();
             c[l] = (l % 5 == 0) ? a[l] : draw();  // some lanes equal
