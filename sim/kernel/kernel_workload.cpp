@@ -385,6 +385,26 @@ class KernelWorkload::Stream : public InstructionStream {
 
     template <class F>
     void update_stack(const KernelInstruction& k, F f) {
+        // Every lane's new counter first (f reads only its own lane), in
+        // straight loops; the lane-by-lane loop below only when a present
+        // lane's counter overflows, to name the first such lane.
+        std::uint32_t next[kLanes];
+        std::uint32_t overflow = 0;
+        for (unsigned l = 0; l < kLanes; ++l) {
+            next[l] = f(l, s_.r0l(l));
+            overflow |= next[l] >> 16;
+        }
+        if (overflow == 0) {
+            std::uint32_t exec = 0;
+            const std::uint32_t present = s_.present;
+            for (unsigned l = 0; l < kLanes; ++l) {
+                const bool here = (present >> l & 1u) != 0;
+                if (here) s_.regs[l] = (s_.regs[l] & 0xffff0000u) | next[l];
+                exec |= std::uint32_t{here && next[l] == 0} << l;
+            }
+            s_.exec = exec;
+            return;
+        }
         std::uint32_t exec = 0;
         for (unsigned l = 0; l < kLanes; ++l) {
             if (!(s_.present >> l & 1u)) continue;

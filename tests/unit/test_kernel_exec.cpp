@@ -387,6 +387,11 @@ TEST_CASE("kernel exec: bad kernels name the line and the reason") {
                "  get_sr r1, sr52\n  mov r2, u0\n  iadd32 r2, r2, 2\n  mov r3, u1\n"
                "  device_load r1, r2_r3, r1 slot=0\n  stop\n",
            "lane 0 address 0x10000000002 (4 bytes) is not aligned");
+    // The odd lanes, disabled by the first if, count 255 more levels at
+    // each of the next: the 257th takes lane 1's counter past 16 bits.
+    std::string deep = "  get_sr r1, sr52\n  bitop32 r2, r1, 1 op=and\n  if_icmp r2, 0 cc=eq\n";
+    for (int i = 0; i < 257; ++i) deep += "  if_icmp 0, 0 cc=eq n=255\n";
+    refuse(deep + "  stop\n", "exec-mask stack counter r0l overflows 16 bits in lane 1");
 }
 
 TEST_CASE("kernel exec: the vectorised fp32 lane loops match the per-lane semantics") {
