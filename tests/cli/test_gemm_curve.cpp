@@ -3,7 +3,7 @@
 // address mapping, with the plain low bits, and with its rows padded. The
 // test computes the rows at the sizes that fit its time (256, 512) and the
 // README must hold them; AGXSIM_GEMM_SIZES="768 1024 1280 2048" computes and
-// checks the others too (minutes to an hour: the table's larger rows).
+// checks the others too (about three and a half minutes: the table's larger rows).
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
