@@ -254,7 +254,7 @@ class KernelWorkload::Stream : public InstructionStream {
         std::uint64_t bases[kLanes];
         if (base.kind != OperandKind::Reg) {
             std::fill(bases, bases + kLanes, read64(base, s_, w_.uniforms_, 0));
-        } else if (base.halves == 4 && base.first_half % 2 == 0) {
+        } else if (base.halves == 4) {
             const std::uint32_t* lo = s_.reg(base.first_half >> 1);
             const std::uint32_t* hi = lo + kLanes;
             for (unsigned l = 0; l < kLanes; ++l) bases[l] = lo[l] | std::uint64_t{hi[l]} << 32;

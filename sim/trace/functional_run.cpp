@@ -54,23 +54,7 @@ std::uint64_t touched_bytes(const Instruction& in) {
 // Each line the active lanes touch, once per instruction, in lane order.
 void touch_lines(const Instruction& in, bool write, const Divisor& line_bytes,
                  const LineToucher& touch) {
-    if (in.active_mask == 0) return;
     const std::uint64_t size = std::max<std::uint32_t>(1, in.mem.bytes_per_lane);
-    // The common case first: every active lane in one line (a coalesced
-    // access), which the walk below would touch once too.
-    std::uint64_t low = ~0ull, high = 0;
-    bool wraps = false;  // past 2^64: the walk's case
-    for (unsigned lane = 0; lane < 32; ++lane)
-        if (in.active_mask >> lane & 1u) {
-            const std::uint64_t a = in.mem.address(lane);
-            low = std::min(low, a);
-            high = std::max(high, a + size - 1);
-            wraps |= a + size - 1 < a;
-        }
-    if (!wraps && line_bytes.divide(low) == line_bytes.divide(high)) {
-        touch(line_bytes.divide(low) * line_bytes.value(), write);
-        return;
-    }
     std::uint64_t last = ~0ull;
     for (unsigned lane = 0; lane < 32; ++lane) {
         if (!(in.active_mask >> lane & 1u)) continue;
