@@ -385,35 +385,25 @@ class KernelWorkload::Stream : public InstructionStream {
 
     template <class F>
     void update_stack(const KernelInstruction& k, F f) {
-        // Every lane's new counter first (f reads only its own lane), in
-        // straight loops; the lane-by-lane loop below only when a present
-        // lane's counter overflows, to name the first such lane.
+        // Every lane's new counter first (f reads only its own lane), then
+        // the present lanes' written back, in straight loops.
         std::uint32_t next[kLanes];
-        std::uint32_t overflow = 0;
+        std::uint32_t high_bits = 0;
         for (unsigned l = 0; l < kLanes; ++l) {
             next[l] = f(l, s_.r0l(l));
-            overflow |= next[l] >> 16;
+            high_bits |= next[l] >> 16;
         }
-        if (overflow == 0) {
-            std::uint32_t exec = 0;
-            const std::uint32_t present = s_.present;
-            for (unsigned l = 0; l < kLanes; ++l) {
-                const bool here = (present >> l & 1u) != 0;
-                if (here) s_.regs[l] = (s_.regs[l] & 0xffff0000u) | next[l];
-                exec |= std::uint32_t{here && next[l] == 0} << l;
-            }
-            s_.exec = exec;
-            return;
-        }
+        const std::uint32_t present = s_.present;
+        if (high_bits != 0)  // a counter past 16 bits: the first present lane with one is named
+            for (unsigned l = 0; l < kLanes; ++l)
+                if ((present >> l & 1u) && next[l] > 0xffffu)
+                    fail(k, "exec-mask stack counter r0l overflows 16 bits in lane " +
+                                std::to_string(l));
         std::uint32_t exec = 0;
         for (unsigned l = 0; l < kLanes; ++l) {
-            if (!(s_.present >> l & 1u)) continue;
-            const std::uint32_t v = f(l, s_.r0l(l));
-            if (v > 0xffffu)
-                fail(k,
-                     "exec-mask stack counter r0l overflows 16 bits in lane " + std::to_string(l));
-            s_.set_r0l(l, static_cast<std::uint16_t>(v));
-            if (v == 0) exec |= 1u << l;
+            const bool here = (present >> l & 1u) != 0;
+            if (here) s_.regs[l] = (s_.regs[l] & 0xffff0000u) | next[l];  // r0l
+            exec |= std::uint32_t{here && next[l] == 0} << l;
         }
         s_.exec = exec;
     }
