@@ -15,6 +15,7 @@ constexpr double kEpsilon = 1e-9;
 BandwidthTimeline::BandwidthTimeline(double bytes_per_cycle, Cycle bucket_cycles)
     : rate_(bytes_per_cycle > 0 ? bytes_per_cycle : 1.0),
       bucket_cycles_(std::max<Cycle>(1, bucket_cycles)),
+      bucket_of_(bucket_cycles_),
       inverse_rate_(1.0 / rate_),
       capacity_(rate_ * static_cast<double>(bucket_cycles_)),
       // What counts as nothing: a billionth of a byte, or of a bucket's
@@ -42,7 +43,7 @@ Cycle BandwidthTimeline::reserve(Cycle arrival, std::uint32_t bytes) {
     first_ = std::min(first_, arrival);
     const double transfer = static_cast<double>(bytes) * inverse_rate_;
     // Buckets before the window or before the first open one are full.
-    std::uint64_t b = std::max(arrival / bucket_cycles_, first_open_);  // first_open_ >= base_
+    std::uint64_t b = std::max(bucket_of_.divide(arrival), first_open_);  // first_open_ >= base_
     double remaining = static_cast<double>(bytes);
     double start = -1.0, done = 0.0;
     for (;; ++b) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/common/cycle.hpp"
+#include "sim/common/divisor.hpp"
 
 namespace agx {
 
@@ -48,6 +49,7 @@ class BandwidthTimeline {
 
     double rate_;
     Cycle bucket_cycles_;
+    Divisor bucket_of_;  // cycle -> bucket (a shift: buckets are 4 cycles)
     double inverse_rate_;
     double capacity_;                  // bytes per bucket
     double epsilon_;                   // bytes that count as none

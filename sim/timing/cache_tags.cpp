@@ -56,7 +56,11 @@ TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool 
     const std::uint64_t tag = tag_of(line);
     const std::uint64_t base = set * ways_;
     const std::uint64_t* tags = &tag_[base];
-    std::uint32_t empty = ways_;
+    const std::uint64_t* stamps = &last_use_[base];
+    // One pass finds the line, the first empty way and the oldest stamp (the
+    // victim of lru and fifo: the first way with the smallest stamp), so a
+    // miss, the common case of a streaming level, reads the set once.
+    std::uint32_t empty = ways_, oldest = 0;
     for (std::uint32_t w = 0; w < ways_; ++w) {
         if (tags[w] == tag) {
             const std::uint64_t i = base + w;
@@ -69,14 +73,16 @@ TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool 
             return r;
         }
         if (tags[w] == kInvalid && empty == ways_) empty = w;
+        if (stamps[w] < stamps[oldest]) oldest = w;
     }
     if (count) ++misses_;
     if (!allocate) return {};
-    const std::uint64_t* stamps = &last_use_[base];
-    const std::uint64_t i =
-        base + (empty < ways_ ? empty : victims_.pick(ways_, [stamps](std::uint32_t k) {
-            return stamps[k];
-        }));
+    std::uint32_t way = empty;
+    if (way == ways_)
+        way = victims_.policy() == Replacement::Random
+                  ? victims_.pick(ways_, [stamps](std::uint32_t k) { return stamps[k]; })
+                  : oldest;
+    const std::uint64_t i = base + way;
     TagResult r;
     if (tag_[i] != kInvalid && dirty_[i]) {
         r.evicted_dirty = true;

@@ -84,7 +84,7 @@ class CacheTags {
     std::vector<std::uint64_t> tag_;
     std::vector<std::uint64_t> last_use_;
     std::vector<Cycle> ready_;
-    std::vector<bool> dirty_;
+    std::vector<std::uint8_t> dirty_;  // bytes, not vector<bool>'s bit arithmetic
     VictimPicker victims_;
     std::uint64_t tick_ = 0;
     std::uint64_t hits_ = 0, misses_ = 0, writebacks_ = 0;

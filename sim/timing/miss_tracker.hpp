@@ -53,9 +53,14 @@ class MissTracker {
         if (held_.full()) held_.set_capacity(held_.capacity() * 2);  // (acquire came first)
         // Fills mostly come back in the order they were asked for: the new
         // one usually goes last, else a few places from the end.
-        auto at = held_.end();
-        while (at != held_.begin() && (at - 1)->release > release) --at;
-        held_.insert(at, Entry{release, line, data_ready == kNever ? release : data_ready});
+        const Entry e{release, line, data_ready == kNever ? release : data_ready};
+        if (held_.empty() || held_.back().release <= release) {
+            held_.push_back(e);  // (circular_buffer's insert is a general rotation)
+        } else {
+            auto at = held_.end() - 1;
+            while (at != held_.begin() && (at - 1)->release > release) --at;
+            held_.insert(at, e);
+        }
         ++lines_in_bucket_[bucket(line)];
     }
     // When the data of `line` arrives, if an entry still held at `t` is
