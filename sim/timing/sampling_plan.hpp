@@ -15,9 +15,17 @@ struct SamplingPlan {
     // measured (its threadgroups all start together, from cold caches).
     std::uint32_t warmup_waves = 2;
     // After the warm-up, one sample per period: the period's waves but
-    // `sample_waves` executed with no timing, then `sample_waves` in detail.
+    // `warm_waves` and `sample_waves` executed with no timing, then
+    // `warm_waves` in detail and not measured, then `sample_waves` in detail.
     std::uint32_t period_waves = 10;
     std::uint32_t sample_waves = 1;
+    // Detailed warming (SMARTS's term): the waves simulated before each
+    // sample but not measured. The skipped range's functional run, which
+    // warms the L2 and SLC, waits until every threadgroup before it has
+    // finished, about a wave into the detail that follows; the warm waves
+    // cover that wave, so the sample is measured on caches that hold the
+    // skipped range, as a full run's would. 0: the sample follows the range.
+    std::uint32_t warm_waves = 1;
     // Two samples in a row whose cycles per threadgroup differ by more than
     // this share mean the kernel's behaviour is changing: the next period
     // is simulated whole, in detail, instead of being skipped.
@@ -31,8 +39,8 @@ struct SamplingPlan {
     std::uint32_t min_wave = 128;
 };
 
-// Parses `KEY=VALUE[,KEY=VALUE...]` with the keys warmup, period, sample
-// tolerance and min_wave (an empty text: the defaults). Throws InputError naming
+// Parses `KEY=VALUE[,KEY=VALUE...]` with the keys warmup, period, sample,
+// warm, tolerance and min_wave (an empty text: the defaults). Throws InputError naming
 // `where` and the key on a bad key, value or combination.
 SamplingPlan parse_sampling_plan(const std::string& text, const std::string& where);
 

@@ -71,13 +71,15 @@ std::uint32_t ThreadgroupSampler::start_period(std::uint32_t candidate) {
         return candidate;
     }
     const std::uint64_t sample = std::uint64_t{plan_.sample_waves} * unit_;
+    const std::uint64_t warm = std::uint64_t{plan_.warm_waves} * unit_;
     // Whole waves only: the threadgroups after the range fill the slots as
     // the range's would have.
     const std::uint64_t skip =
-        remaining > sample ? std::min<std::uint64_t>(
-                                 std::uint64_t{plan_.period_waves - plan_.sample_waves} * unit_,
-                                 (remaining - sample) / wave_ * wave_)
-                           : 0;
+        remaining > warm + sample
+            ? std::min<std::uint64_t>(
+                  std::uint64_t{plan_.period_waves - plan_.sample_waves - plan_.warm_waves} * unit_,
+                  (remaining - warm - sample) / wave_ * wave_)
+            : 0;
     if (skip == 0) {  // too few left to skip: the rest in detail
         start_segment(candidate, remaining, candidate);
         return candidate;
@@ -85,10 +87,12 @@ std::uint32_t ThreadgroupSampler::start_period(std::uint32_t candidate) {
     skipped_.push_back({candidate, static_cast<std::uint32_t>(skip), samples_.size()});
     pending_.push_back({candidate, static_cast<std::uint32_t>(skip), done_});
     const std::uint32_t first = candidate + static_cast<std::uint32_t>(skip);
-    // A sample that would leave less than another sample after it takes the
-    // rest of the launch: the last period ends with its sample.
-    const std::uint64_t left = remaining - skip;
-    start_segment(first, left < 2 * sample ? left : sample, first);
+    // The warm waves run in detail, unmeasured, and the sample after them is
+    // measured. A sample that would leave less than another sample after it
+    // takes the rest of the launch: the last period ends with its sample.
+    const std::uint64_t left = remaining - skip;  // at least warm + sample
+    start_segment(first, left < warm + 2 * sample ? left : warm + sample,
+                  first + static_cast<std::uint32_t>(warm));
     run_ready();
     return first;
 }

@@ -2,11 +2,15 @@
 //
 // The dispatcher (ThreadgroupSource) asks the sampler which threadgroup
 // comes next. The launch's first waves run in detail (the warm-up); then
-// each period is waves the cores never see followed by one sample of waves
-// in detail. The sampler has the skipped waves executed with no timing (so
-// every buffer ends as a full run leaves it, and their device accesses warm
-// the shared caches' tags) and the cores go on with the sample at once, so
-// the timed pipeline never drains. The last period is cut so that its
+// each period is waves the cores never see followed by waves in detail: the
+// plan's warm waves, not measured, then one sample. The sampler has the
+// skipped waves executed with no timing (so every buffer ends as a full run
+// leaves it, and their device accesses warm the shared caches' tags) and
+// the cores go on with the detail at once, so the timed pipeline never
+// drains. The skipped range runs only when every threadgroup before it has
+// finished, about a wave into the detail after it: the warm waves (SMARTS's
+// detailed warming) span that wave, so that the sample runs on caches that
+// hold the range. The last period is cut so that its
 // sample ends the launch, and every skipped range is whole waves, so the
 // run keeps the launch's last partial wave and its drain.
 //
