@@ -14,16 +14,17 @@ struct SamplingPlan {
     // residency reach their steady state in them. The first of them is not
     // measured (its threadgroups all start together, from cold caches).
     std::uint32_t warmup_waves = 2;
-    // After the warm-up, one sample per period: the period's waves but
-    // `warm_waves` and `sample_waves` executed with no timing, then
-    // `warm_waves` in detail and not measured, then `sample_waves` in detail.
+    // After the warm-up, one sample per period: the period's waves but the
+    // warm stretch and `sample_waves` executed with no timing, then the warm
+    // stretch in detail and not measured, then `sample_waves` in detail.
     std::uint32_t period_waves = 10;
     std::uint32_t sample_waves = 1;
-    // Detailed warming (SMARTS's term): the waves simulated before each
-    // sample but not measured. The skipped range's functional run, which
+    // Detailed warming (SMARTS's term): waves simulated before each sample
+    // but not measured, in the chip's waves (the threadgroups the cores hold
+    // at once, whatever min_wave). The skipped range's functional run, which
     // warms the L2 and SLC, waits until every threadgroup before it has
-    // finished, about a wave into the detail that follows; the warm waves
-    // cover that wave, so the sample is measured on caches that hold the
+    // finished, about one such wave into the detail that follows; the warm
+    // waves cover it, so the sample is measured on caches that hold the
     // skipped range, as a full run's would. 0: the sample follows the range.
     std::uint32_t warm_waves = 1;
     // Two samples in a row whose cycles per threadgroup differ by more than

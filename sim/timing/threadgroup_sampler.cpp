@@ -71,13 +71,16 @@ std::uint32_t ThreadgroupSampler::start_period(std::uint32_t candidate) {
         return candidate;
     }
     const std::uint64_t sample = std::uint64_t{plan_.sample_waves} * unit_;
-    const std::uint64_t warm = std::uint64_t{plan_.warm_waves} * unit_;
+    // The warm stretch covers the time the range waits for the threadgroups
+    // before it: about one threadgroup's duration, in which the cores take
+    // one wave of the chip's (not the plan's, which min_wave may round up).
+    const std::uint64_t warm = std::uint64_t{plan_.warm_waves} * wave_;
     // Whole waves only: the threadgroups after the range fill the slots as
     // the range's would have.
     const std::uint64_t skip =
         remaining > warm + sample
             ? std::min<std::uint64_t>(
-                  std::uint64_t{plan_.period_waves - plan_.sample_waves - plan_.warm_waves} * unit_,
+                  std::uint64_t{plan_.period_waves - plan_.sample_waves} * unit_ - warm,
                   (remaining - warm - sample) / wave_ * wave_)
             : 0;
     if (skip == 0) {  // too few left to skip: the rest in detail

@@ -46,7 +46,7 @@ namespace agx {
 
 // What a sampled run reports beside its figures.
 struct SamplingEstimate {
-    Cycle simulated_cycles = 0;   // the run's own cycles: warm-up and samples in detail
+    Cycle simulated_cycles = 0;   // the run's own cycles: warm-up, warm waves, samples
     double estimated_cycles = 0;  // simulated_cycles plus the skipped ranges' estimate
     // Half-width of a 95% interval around estimated_cycles; negative when
     // fewer than two samples leave no spread to judge it by.

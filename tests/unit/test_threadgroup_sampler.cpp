@@ -177,6 +177,12 @@ TEST_CASE("threadgroup sampler: a small wave is measured over at least 128 threa
     for (const auto& s : sampler.samples()) CHECK(s.count >= 120u);
     CHECK(chip.ran.at(0).first == 2 * 132u);
     for (const auto& r : chip.ran) CHECK((r.second - r.first) % 12 == 0);  // whole waves
+    // The warm stretch is one of the chip's waves (12), not of the plan's
+    // (132): the range waits about one threadgroup's time, in which the
+    // core takes 12. The period stays 10 plan waves.
+    REQUIRE(sampler.samples().size() >= 2);
+    CHECK(sampler.samples()[1].first == chip.ran.at(0).second + 12);
+    CHECK(chip.ran.at(0).second - chip.ran.at(0).first == 9 * 132u - 12);
 }
 
 TEST_CASE("sampling plan: keys, defaults and one-line errors") {
