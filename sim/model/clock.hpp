@@ -3,10 +3,9 @@
 // whole cycle, so cycle = time / period exactly.
 //
 // The conversions run several times per memory request (each level's TLM
-// call turns its cycle into an annotated delay and back). A time's cycle is
-// found from its integer value by a multiply with the period's reciprocal,
-// put right to the exact quotient, where sc_time's own division divides in
-// floating point; the kernel's cycle is kept between activations.
+// call turns its cycle into an annotated delay and back), so a time's cycle
+// is an integer quotient, exact: a multiply by the period's reciprocal, put
+// right by one step. The kernel's cycle is kept between activations.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +17,8 @@
 namespace agx {
 
 struct CoreClock {
-    sc_core::sc_time period;
-    double ghz;
+    const sc_core::sc_time period;
+    const double ghz;
 
     explicit CoreClock(double ghz_)
         : period(static_cast<double>(static_cast<long>(1000.0 / ghz_ + 0.5)), sc_core::SC_PS),
@@ -41,8 +40,7 @@ struct CoreClock {
     Cycle cycles(const sc_core::sc_time& t) const {
         return quotient(t.value() + period_value_ / 2);
     }
-    // (sc_time's own product, inline and exact below 2^53; from_value() is
-    // a library call.)
+    // sc_time's own product: inline, and exact below 2^53.
     sc_core::sc_time time(Cycle c) const { return period * static_cast<double>(c); }
     // A latency of another clock domain, in nanoseconds, as whole core cycles
     // (the nearest, at least one): the core sees it on its own clock edges.

@@ -22,7 +22,8 @@ void report_sampling(StatsWriter& s, const SamplingEstimate& e) {
         "a sampled run (`run --sample`): `cycles` is the estimate, and every block's statistics "
         "under `gpu` count the threadgroups run in detail only");
     g.add("simulated_cycles", StatUnit::Cycles,
-          "cycles the run simulated: the warm-up, the warm waves and the samples in detail", e.simulated_cycles);
+          "cycles the run simulated: the warm-up, the warm waves and the samples in detail",
+          e.simulated_cycles);
     g.add("estimated_cycles", StatUnit::Cycles,
           "`simulated_cycles` plus each skipped range's threadgroups at the cycles per "
           "threadgroup of the samples on either side",

@@ -49,7 +49,7 @@ class BandwidthTimeline {
 
     double rate_;
     Cycle bucket_cycles_;
-    Divisor bucket_of_;  // cycle -> bucket (a shift: buckets are 4 cycles)
+    Divisor bucket_of_;  // cycle -> bucket (a shift for a power of two, as the default 4)
     double inverse_rate_;
     double capacity_;                  // bytes per bucket
     double epsilon_;                   // bytes that count as none

@@ -78,10 +78,17 @@ TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool 
     if (count) ++misses_;
     if (!allocate) return {};
     std::uint32_t way = empty;
-    if (way == ways_)
-        way = victims_.policy() == Replacement::Random
-                  ? victims_.pick(ways_, [stamps](std::uint32_t k) { return stamps[k]; })
-                  : oldest;
+    if (way == ways_) {
+        switch (victims_.policy()) {
+            case Replacement::Lru:
+            case Replacement::Fifo:  // VictimPicker::pick's rule, found by the pass above
+                way = oldest;
+                break;
+            case Replacement::Random:
+                way = victims_.pick(ways_, [stamps](std::uint32_t k) { return stamps[k]; });
+                break;
+        }
+    }
     const std::uint64_t i = base + way;
     TagResult r;
     if (tag_[i] != kInvalid && dirty_[i]) {

@@ -15,6 +15,8 @@ class VictimPicker {
     bool stamp_on_hit() const { return policy_ == Replacement::Lru; }
     Replacement policy() const { return policy_; }
     // Index of the way to evict among `n` valid ways with stamps `stamp(i)`.
+    // (CacheTags::lookup finds lru's and fifo's victim, the first oldest
+    // stamp, in its own pass over the set; a new policy goes there too.)
     template <class Stamp>
     std::uint32_t pick(std::uint32_t n, Stamp stamp) {
         if (policy_ == Replacement::Random) {
