@@ -294,10 +294,10 @@ void add_run_command(CLI::App& app, Action& action) {
                   "Kernels: execute with no timing, for results and --dump only (threadgroups "
                   "run as many at a time as --cores hold)");
     cmd->add_flag("--sample", args->sample,
-                  "Sampled simulation: the first waves of threadgroups and then two waves in "
-                  "ten in detail (one to warm, one measured), the rest executed with no timing; "
-                  "cycles and stall shares "
-                  "are estimated, with a 95% bound (docs/performance.md, 'Sampled simulation')");
+                  "Sampled simulation: the first waves of threadgroups and then one wave in "
+                  "ten in detail, measured after a warm stretch in detail, the rest executed "
+                  "with no timing; cycles and stall shares are estimated, with a 95% bound "
+                  "(docs/performance.md, 'Sampled simulation')");
     cmd->add_option("--sample-plan", args->sample_plan,
                     "The sampling's waves, implies --sample: warmup=2,period=10,sample=1,warm=1,"
                     "tolerance=0.1,min_wave=128 (any of the keys)");

@@ -64,8 +64,8 @@ struct CoreClock {
         return q;
     }
 
-    std::uint64_t period_value_;  // the period in the kernel's time unit
-    double inverse_period_;
+    const std::uint64_t period_value_;  // the period in the kernel's time unit
+    const double inverse_period_;
     mutable sc_dt::uint64 now_value_ = ~sc_dt::uint64{0};
     mutable Cycle now_cycle_ = 0;
 };
