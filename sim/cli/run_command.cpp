@@ -300,7 +300,8 @@ void add_run_command(CLI::App& app, Action& action) {
                   "(docs/performance.md, 'Sampled simulation')");
     cmd->add_option("--sample-plan", args->sample_plan,
                     "The sampling's waves, implies --sample: warmup=2,period=10,sample=1,warm=1,"
-                    "tolerance=0.1,min_wave=128 (any of the keys)");
+                    "early=1,tolerance=0.1,min_wave=128 (any of the keys; early=0: skipped "
+                    "ranges wait for the threadgroups before them even when independent)");
     cmd->add_option("--dump", args->dumps,
                     "Kernels: write a buffer's final contents, NAME=FILE (.npy by extension, "
                     "else raw bytes; repeatable)");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -157,6 +158,22 @@ class KernelWorkload::Stream : public InstructionStream {
                              std::to_string(s_.place.simd_in_group) + ": " + why);
     }
 
+    // A sampled run relies on the threadgroups' independence: each device
+    // access stays in the buffer its base points into (threadgroup_independence.hpp).
+    void check_independence(const KernelInstruction& k, std::size_t buffer) const {
+        const auto& code = w_.program_.code;
+        const std::less<const KernelInstruction*> before;
+        if (before(&k, code.data()) || !before(&k, code.data() + code.size())) return;
+        const std::int32_t expected =
+            w_.independence_.buffer_of[static_cast<std::size_t>(&k - code.data())];
+        if (expected < 0 || static_cast<std::size_t>(expected) == buffer) return;
+        fail(k, "the access reaches buffer '" + w_.memory_.spec(buffer).name +
+                    "' through the base of buffer '" +
+                    w_.memory_.spec(static_cast<std::size_t>(expected)).name +
+                    "': the sampled run took the threadgroups for independent and ran skipped "
+                    "ranges early (run it with --sample-plan early=0)");
+    }
+
     void finish() {
         s_.finished = true;
         if (w_.observer_) w_.observer_->finished(global_simd_);
@@ -226,7 +243,9 @@ class KernelWorkload::Stream : public InstructionStream {
                                 std::to_string(w_.spec_.stack_bytes));
             } else {
                 a = lane_address(false, read64(*base, s_, w_.uniforms_, l), offset);
-                if (!w_.memory_.buffer_at(a, bytes)) fail(k, where() + " is outside every buffer");
+                const auto buffer = w_.memory_.buffer_at(a, bytes);
+                if (!buffer) fail(k, where() + " is outside every buffer");
+                if (w_.holding_independence_) check_independence(k, *buffer);
             }
             if ((a & misaligned) != 0)
                 fail(k,
@@ -281,9 +300,10 @@ class KernelWorkload::Stream : public InstructionStream {
                    high + bytes <= w_.spec_.threadgroup_memory;
         if (high + bytes < high) return false;  // wraps past 2^64
         const std::uint64_t span = high + bytes - low;
-        if (span > std::numeric_limits<unsigned>::max() ||
-            !w_.memory_.buffer_at(low, static_cast<unsigned>(span)))
-            return false;
+        if (span > std::numeric_limits<unsigned>::max()) return false;
+        const auto buffer = w_.memory_.buffer_at(low, static_cast<unsigned>(span));
+        if (!buffer) return false;
+        if (w_.holding_independence_) check_independence(k, *buffer);
         lanes_from_ = low;
         lanes_in_one_page_ =
             low / DeviceMemory::kPageBytes == (low + span - 1) / DeviceMemory::kPageBytes;
@@ -643,6 +663,12 @@ KernelWorkload::KernelWorkload(LoadedKernel kernel, std::uint64_t max_instructio
     }
     if (spec_.stack_bytes > 0) stack_base_ = memory_.base(memory_.buffer_count() - 1);
     run_preamble();
+    independence_ = find_threadgroup_independence(program_, uniforms_, memory_);
+}
+
+bool KernelWorkload::independent_threadgroups() {
+    holding_independence_ = independence_.independent;
+    return holding_independence_;
 }
 
 // A compiled kernel's preamble computes what depends on the uniforms alone

@@ -14,6 +14,7 @@
 #include "sim/kernel/device_memory.hpp"
 #include "sim/kernel/kernel_program.hpp"
 #include "sim/kernel/simd_state.hpp"
+#include "sim/kernel/threadgroup_independence.hpp"
 #include "sim/trace/workload.hpp"
 
 namespace agx::kernel {
@@ -53,6 +54,11 @@ class KernelWorkload : public Workload {
     std::unique_ptr<InstructionStream> open(std::uint32_t threadgroup,
                                             std::uint32_t simd_in_group) override;
     std::string name() const override { return program_.path; }
+    // find_threadgroup_independence's finding; when true, from then on a
+    // device access outside the buffer its base points into is an error.
+    bool independent_threadgroups() override;
+    // Why the threadgroups are not taken for independent (empty when they are).
+    const std::string& dependence() const { return independence_.reason; }
 
     const KernelProgram& program() const { return program_; }
     const ResolvedLaunch& resolved_launch() const { return spec_; }
@@ -79,6 +85,8 @@ class KernelWorkload : public Workload {
     std::uint64_t max_simd_instructions_;  // 0: none
     std::uint64_t executed_ = 0;
     IssueObserver* observer_ = nullptr;
+    ThreadgroupIndependence independence_;
+    bool holding_independence_ = false;  // independent_threadgroups() answered true
     // Threadgroup memory of the resident threadgroups, alive while one of
     // their simds runs.
     std::map<std::uint32_t, std::weak_ptr<ThreadgroupShared>> threadgroups_;

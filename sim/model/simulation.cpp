@@ -44,6 +44,10 @@ void report_sampling(StatsWriter& s, const SamplingEstimate& e) {
           "periods run whole in detail because two samples in a row differed by more than the "
           "tolerance",
           e.behaviour_changes);
+    g.add("ranges_early", StatUnit::Count,
+          "1: the threadgroups are independent and each skipped range ran as soon as it was "
+          "skipped; 0: each waited for every threadgroup before it",
+          e.ranges_early ? 1 : 0);
     g.add("spread", StatUnit::Ratio,
           "coefficient of variation of the samples' cycles per threadgroup", e.spread);
 }
@@ -165,8 +169,11 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     FunctionalTally skipped;
     if (options.sampling) {
         const std::uint32_t wave = options.cores * r.residency.threadgroups_per_core;
+        // Ranges run early only when the workload vouches for its threadgroups.
+        SamplingPlan plan = *options.sampling;
+        plan.early = plan.early && workload.independent_threadgroups();
         gpu.groups.sample_with(std::make_unique<ThreadgroupSampler>(
-            *options.sampling, workload.launch().threadgroups, wave,
+            plan, workload.launch().threadgroups, wave,
             [&workload, &skipped, &gpu, &cfg, wave](std::uint32_t first, std::uint32_t last) {
                 skipped += run_functional(
                     workload, first, last, wave,

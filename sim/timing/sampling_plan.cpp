@@ -20,7 +20,7 @@ std::uint32_t waves_value(const std::string& where, const std::string& key,
     return static_cast<std::uint32_t>(n);
 }
 
-constexpr const char* kKeys = "keys: warmup, period, sample, warm, tolerance, min_wave";
+constexpr const char* kKeys = "keys: warmup, period, sample, warm, early, tolerance, min_wave";
 
 }  // namespace
 
@@ -41,7 +41,11 @@ SamplingPlan parse_sampling_plan(const std::string& text, const std::string& whe
             plan.sample_waves = waves_value(where, key, value);
         else if (key == "warm")
             plan.warm_waves = waves_value(where, key, value, 0);
-        else if (key == "min_wave")
+        else if (key == "early") {
+            if (value != "0" && value != "1")
+                throw InputError(where, "early='" + value + "' is not 0 or 1");
+            plan.early = value == "1";
+        } else if (key == "min_wave")
             plan.min_wave = waves_value(where, key, value);
         else if (key == "tolerance") {
             char* end = nullptr;

@@ -27,6 +27,15 @@ struct SamplingPlan {
     // waves cover it, so the sample is measured on caches that hold the
     // skipped range, as a full run's would. 0: the sample follows the range.
     std::uint32_t warm_waves = 1;
+    // A skipped range of a kernel whose threadgroups are independent (none
+    // reads what another writes: Workload::independent_threadgroups) runs as
+    // soon as it is skipped, so its lines reach the L2 and SLC before the
+    // threadgroups after it, in a full run's order. Late, the range's lines
+    // land on top of the warm stretch's: they evict its working set from the
+    // L2, its misses for the range's lines go to DRAM, and a DRAM-bound
+    // kernel carries that queue into the sample. false: every range waits
+    // for the threadgroups before it.
+    bool early = true;
     // Two samples in a row whose cycles per threadgroup differ by more than
     // this share mean the kernel's behaviour is changing: the next period
     // is simulated whole, in detail, instead of being skipped.
@@ -41,8 +50,8 @@ struct SamplingPlan {
 };
 
 // Parses `KEY=VALUE[,KEY=VALUE...]` with the keys warmup, period, sample,
-// warm, tolerance and min_wave (an empty text: the defaults). Throws InputError naming
-// `where` and the key on a bad key, value or combination.
+// warm, early (0 or 1), tolerance and min_wave (an empty text: the defaults). Throws InputError
+// naming `where` and the key on a bad key, value or combination.
 SamplingPlan parse_sampling_plan(const std::string& text, const std::string& where);
 
 }  // namespace agx

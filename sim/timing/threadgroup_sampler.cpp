@@ -88,7 +88,10 @@ std::uint32_t ThreadgroupSampler::start_period(std::uint32_t candidate) {
         return candidate;
     }
     skipped_.push_back({candidate, static_cast<std::uint32_t>(skip), samples_.size()});
-    pending_.push_back({candidate, static_cast<std::uint32_t>(skip), done_});
+    // Independent threadgroups (plan_.early): the range runs now, before any
+    // threadgroup after it; else once every threadgroup before it is done.
+    pending_.push_back({candidate, static_cast<std::uint32_t>(skip),
+                        plan_.early ? std::uint64_t{candidate} : done_});
     const std::uint32_t first = candidate + static_cast<std::uint32_t>(skip);
     // The warm waves run in detail, unmeasured, and the sample after them is
     // measured. A sample that would leave less than another sample after it
@@ -132,6 +135,7 @@ SamplingEstimate ThreadgroupSampler::estimate(Cycle simulated_cycles) const {
     e.estimated_cycles = static_cast<double>(simulated_cycles);
     e.samples = static_cast<std::uint32_t>(samples_.size());
     e.behaviour_changes = changes_;
+    e.ranges_early = plan_.early;
 
     std::vector<double> c;  // each sample's cycles per threadgroup
     for (const Sample& s : samples_) c.push_back(cycles_per_threadgroup(s));

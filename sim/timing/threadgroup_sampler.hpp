@@ -7,10 +7,12 @@
 // skipped waves executed with no timing (so every buffer ends as a full run
 // leaves it, and their device accesses warm the shared caches' tags) and
 // the cores go on with the detail at once, so the timed pipeline never
-// drains. The skipped range runs only when every threadgroup before it has
-// finished, about a wave into the detail after it: the warm waves (SMARTS's
-// detailed warming) span that wave, so that the sample runs on caches that
-// hold the range. The last period is cut so that its
+// drains. A kernel whose threadgroups are independent has the range run as
+// soon as it is skipped; any other only once every threadgroup before it
+// has finished, about a wave into the detail after it. The warm waves
+// (SMARTS's detailed warming) span that wave, so that the sample runs on
+// caches that hold the range, and let the queues the detail left settle.
+// The last period is cut so that its
 // sample ends the launch, and every skipped range is whole waves, so the
 // run keeps the launch's last partial wave and its drain.
 //
@@ -28,9 +30,11 @@
 //
 // A skipped range runs when every threadgroup before it has finished, so a
 // threadgroup that waits on an earlier one (a scan's look-back) finds it
-// done. Two finished samples in a row whose cycles per threadgroup differ by
-// more than the plan's tolerance mean the behaviour is changing: the next
-// period runs whole in detail instead, and the run reports how often.
+// done; a kernel whose threadgroups are independent (the plan's `early`,
+// which the run sets from Workload::independent_threadgroups) has it run as
+// soon as it is skipped, before the threadgroups after it touch memory. Two finished samples in a
+// row whose cycles per threadgroup differ by more than the plan's tolerance mean the behaviour is
+// changing: the next period runs whole in detail instead, and the run reports how often.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +62,8 @@ struct SamplingEstimate {
     std::uint32_t behaviour_changes = 0;
     // Coefficient of variation of the samples' cycles per threadgroup.
     double spread = 0;
+    // Each skipped range ran as soon as it was skipped (SamplingPlan::early).
+    bool ranges_early = false;
 };
 
 class ThreadgroupSampler {

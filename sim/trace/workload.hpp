@@ -68,6 +68,13 @@ class Workload {
                                                     std::uint32_t simd_in_group) = 0;
     // A short human-readable name (file path or benchmark name).
     virtual std::string name() const = 0;
+    // Whether the launch's threadgroups may run in any order with the same
+    // results: none reads device memory that another writes, and none uses a
+    // device atomic. A sampled run then executes a skipped range as soon as
+    // it skips it (SamplingPlan::early). A workload that answers true holds
+    // to it from then on (an access that would break it is an error).
+    // Default: not known, so false.
+    virtual bool independent_threadgroups() { return false; }
     // See Launch::code_in_l2_bytes.
     std::uint64_t code_resident_in_l2() const { return launch().code_in_l2_bytes; }
 };

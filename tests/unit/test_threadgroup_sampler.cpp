@@ -132,13 +132,49 @@ TEST_CASE(
     whole.warmup_waves = 32;  // the whole launch in detail: the truth
     const double truth = run(whole).estimated_cycles;
     REQUIRE(run(whole).skipped_threadgroups == 0);
+    // Threadgroups not known to be independent: each range waits.
     SamplingPlan at_once, warmed;
+    at_once.early = warmed.early = false;
     at_once.warm_waves = 0;
     warmed.warm_waves = 1;
     const double fast = run(at_once).estimated_cycles, estimate = run(warmed).estimated_cycles;
     INFO("truth " << truth << ", measured at once " << fast << ", after a warm wave " << estimate);
     CHECK(fast < truth * 0.95);  // 9% fast
     CHECK(estimate == Approx(truth).epsilon(0.02));
+    // Independent ones: each range runs as it is skipped, before any
+    // threadgroup after it, so even a sample that follows it at once is
+    // measured on caches that hold it.
+    SamplingPlan early;
+    early.warm_waves = 0;
+    REQUIRE(early.early);
+    const double at_skip = run(early).estimated_cycles;
+    INFO("ranges run when skipped, no warm wave: " << at_skip);
+    CHECK(at_skip == Approx(truth).epsilon(0.02));
+}
+
+TEST_CASE(
+    "threadgroup sampler: a range runs when skipped if the plan allows it, else once every "
+    "threadgroup before it has finished") {
+    // Durations of 100-110 cycles stagger the ends, so that when a range is
+    // skipped some threadgroups before it are still running.
+    for (const bool early : {true, false}) {
+        FakeChip chip{4096, 128, {}, {}, 0, 0};
+        SamplingPlan plan;
+        plan.early = early;
+        ThreadgroupSampler sampler(plan, chip.total, chip.wave, chip.runner());
+        const Cycle simulated =
+            chip.run(sampler, [](std::uint32_t tg) { return Cycle{100 + tg * 37 % 11}; });
+        const SamplingEstimate e = sampler.estimate(simulated);
+        CHECK(e.ranges_early == early);
+        REQUIRE(chip.ran.size() == 3);
+        for (std::size_t i = 0; i < chip.ran.size(); ++i) {
+            INFO("early " << early << ", range " << i);
+            if (early)
+                CHECK(chip.finished_before_run[i] < chip.ran[i].first);
+            else
+                CHECK(chip.finished_before_run[i] == chip.ran[i].first);
+        }
+    }
 }
 
 TEST_CASE(
@@ -191,15 +227,19 @@ TEST_CASE("sampling plan: keys, defaults and one-line errors") {
     CHECK(d.period_waves == 10);
     CHECK(d.sample_waves == 1);
     CHECK(d.warm_waves == 1);
+    CHECK(d.early);
+    CHECK_FALSE(parse_sampling_plan("early=0", "x").early);
+    CHECK(parse_sampling_plan("early=1", "x").early);
     const SamplingPlan p = parse_sampling_plan("period=20,sample=2,warm=0,tolerance=0.05", "x");
     CHECK(p.period_waves == 20);
     CHECK(p.sample_waves == 2);
     CHECK(p.warm_waves == 0);
     CHECK(p.tolerance == Approx(0.05));
     CHECK(parse_sampling_plan("min_wave=1", "x").min_wave == 1);
-    for (const char* bad : {"period", "period=0", "period=-1", "period=ten", "warmup=1",
-                            "sample=10", "sample=9", "warm=-1", "period=3,sample=1,warm=2",
-                            "tolerance=0", "tolerance=2", "colour=3", "min_wave=0"}) {
+    for (const char* bad :
+         {"period", "period=0", "period=-1", "period=ten", "warmup=1", "sample=10", "sample=9",
+          "warm=-1", "period=3,sample=1,warm=2", "tolerance=0", "tolerance=2", "colour=3",
+          "min_wave=0", "early=2", "early=yes", "early="}) {
         INFO(bad);
         CHECK_THROWS_AS(parse_sampling_plan(bad, "--sample-plan"), InputError);
     }
