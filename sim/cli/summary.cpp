@@ -97,7 +97,8 @@ void print_sampling(std::ostream& out, const SamplingEstimate& e) {
         << " with no timing\n";
     out << "  sampled           "
         << (e.ranges_early ? "threadgroups independent: each skipped range ran when skipped\n"
-                           : "each skipped range ran once the threadgroups before it were done\n");
+                           : "each skipped range ran once the threadgroups before it were done (" +
+                                 e.ranges_wait_because + ")\n");
     if (e.behaviour_changes > 0)
         out << "  sampled           the kernel's behaviour changed between samples: "
             << e.behaviour_changes << " period(s) ran whole in detail\n";

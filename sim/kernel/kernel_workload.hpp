@@ -57,8 +57,7 @@ class KernelWorkload : public Workload {
     // find_threadgroup_independence's finding; when true, from then on a
     // device access outside the buffer its base points into is an error.
     bool independent_threadgroups() override;
-    // Why the threadgroups are not taken for independent (empty when they are).
-    const std::string& dependence() const { return independence_.reason; }
+    std::string threadgroup_dependence() const override { return independence_.reason; }
 
     const KernelProgram& program() const { return program_; }
     const ResolvedLaunch& resolved_launch() const { return spec_; }

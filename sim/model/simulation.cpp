@@ -215,6 +215,10 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     }
     if (const ThreadgroupSampler* sampler = gpu.groups.sampler()) {
         r.sampling = sampler->estimate(r.cycles);
+        if (!r.sampling->ranges_early)
+            r.sampling->ranges_wait_because = options.sampling->early
+                                                  ? workload.threadgroup_dependence()
+                                                  : "--sample-plan early=0";
         r.cycles = static_cast<Cycle>(std::llround(r.sampling->estimated_cycles));
         r.simd_instructions += skipped.simd_instructions;
         r.flops += skipped.flops;

@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -64,6 +65,8 @@ struct SamplingEstimate {
     double spread = 0;
     // Each skipped range ran as soon as it was skipped (SamplingPlan::early).
     bool ranges_early = false;
+    // Else why they waited (the run fills it in: the workload's reason).
+    std::string ranges_wait_because;
 };
 
 class ThreadgroupSampler {

@@ -75,6 +75,10 @@ class Workload {
     // to it from then on (an access that would break it is an error).
     // Default: not known, so false.
     virtual bool independent_threadgroups() { return false; }
+    // Why the threadgroups are not taken for independent (empty when they are).
+    virtual std::string threadgroup_dependence() const {
+        return "the workload does not say what its threadgroups share";
+    }
     // See Launch::code_in_l2_bytes.
     std::uint64_t code_resident_in_l2() const { return launch().code_in_l2_bytes; }
 };

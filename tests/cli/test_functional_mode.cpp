@@ -133,3 +133,21 @@ TEST_CASE("sampled run: a bad plan, or sampling a functional run, is one line an
         CHECK_FALSE(fs::exists(out));
     }
 }
+
+TEST_CASE("sampled run: the summary says whether the skipped ranges ran early, and why not") {
+    const std::string kernels = std::string(AGX_SOURCE_DIR) + "/traces/kernels/";
+    const std::string line = "  sampled           ";
+    Result r = agxsim("run " + kernels + "stencil5.agxk --sample");
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find(line + "threadgroups independent: each skipped range ran when skipped\n") !=
+          std::string::npos);
+    r = agxsim("run " + kernels + "stencil5.agxk --sample-plan early=0");
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find(line + "each skipped range ran once the threadgroups before it were done "
+                            "(--sample-plan early=0)\n") != std::string::npos);
+    r = agxsim("run " + kernels + "saxpy.agxk --sample");
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find(line + "each skipped range ran once the threadgroups before it were done "
+                            "(buffer 'y' is loaded (line 18) and stored (line 21))\n") !=
+          std::string::npos);
+}

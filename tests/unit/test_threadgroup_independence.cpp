@@ -49,19 +49,19 @@ TEST_CASE("threadgroup independence: the library's kernels, and why the others a
         INFO(name);
         auto k = library(name);
         CHECK(k->independent_threadgroups());
-        CHECK(k->dependence().empty());
+        CHECK(k->threadgroup_dependence().empty());
     }
     // saxpy updates y in place.
     auto saxpy = library("saxpy");
     CHECK_FALSE(saxpy->independent_threadgroups());
-    CHECK(saxpy->dependence().find("buffer 'y' is loaded (line ") != std::string::npos);
-    CHECK(saxpy->dependence().find("and stored (line ") != std::string::npos);
+    CHECK(saxpy->threadgroup_dependence().find("buffer 'y' is loaded (line ") != std::string::npos);
+    CHECK(saxpy->threadgroup_dependence().find("and stored (line ") != std::string::npos);
     // histogram256 and scan count with device atomics.
     for (const char* name : {"histogram256", "scan"}) {
         INFO(name);
         auto k = library(name);
         CHECK_FALSE(k->independent_threadgroups());
-        CHECK(k->dependence().find("is a device atomic") != std::string::npos);
+        CHECK(k->threadgroup_dependence().find("is a device atomic") != std::string::npos);
     }
 }
 
@@ -75,7 +75,8 @@ TEST_CASE("threadgroup independence: a base in registers is not taken for a buff
         "    device_store r1, u4_u5, r0 slot=0\n"
         "    stop\n");
     CHECK_FALSE(s.k->independent_threadgroups());
-    CHECK(s.k->dependence().find("line 12's base is not a uniform pair") != std::string::npos);
+    CHECK(s.k->threadgroup_dependence().find("line 12's base is not a uniform pair") !=
+          std::string::npos);
 }
 
 TEST_CASE(
