@@ -75,7 +75,7 @@ Cycle CoreCache::load(std::uint64_t address, Cycle now) {
     ++reads_;
     const std::uint64_t line = address / cfg_.line_bytes;
     const Cycle lookup_done = now + cfg_.hit_latency_cycles;
-    const TagResult t = tags_.access(address, false, true);
+    const TagResult t = tags_.access(address, false, true, lookup_done);
     Cycle ready = lookup_done;
     if (t.hit) {
         if (*t.ready > lookup_done) {  // present, still on its way
@@ -99,7 +99,7 @@ Cycle CoreCache::store(std::uint64_t address, std::uint32_t bytes, Cycle now) {
         return transport(tlm::TLM_WRITE_COMMAND, address, bytes, lookup_done);
     }
     const std::uint64_t line = address / cfg_.line_bytes;
-    const TagResult t = tags_.access(address, true, true);
+    const TagResult t = tags_.access(address, true, true, lookup_done);
     if (!t.hit)
         return fill(line, lookup_done,
                     t);  // write-allocate: the rest of the line comes from the L2

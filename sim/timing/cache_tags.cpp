@@ -20,8 +20,8 @@ CacheTags::CacheTags(const CacheConfig& cfg)
     }
 }
 
-TagResult CacheTags::access(std::uint64_t address, bool dirty, bool allocate) {
-    return lookup(address, true, dirty, allocate);
+TagResult CacheTags::access(std::uint64_t address, bool dirty, bool allocate, Cycle now) {
+    return lookup(address, true, dirty, allocate, now);
 }
 
 void CacheTags::fill(std::uint64_t address, Cycle ready) {
@@ -50,7 +50,18 @@ bool CacheTags::contains(std::uint64_t address) const {
     return false;
 }
 
-TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool allocate) {
+// The oldest way whose data is there by `now` (a second pass, only when
+// the oldest of all is still being filled), else `fallback`.
+std::uint32_t CacheTags::oldest_arrived(std::uint64_t base, const std::uint64_t* stamps, Cycle now,
+                                        std::uint32_t fallback) const {
+    std::uint32_t found = ways_;
+    for (std::uint32_t w = 0; w < ways_; ++w)
+        if (ready_[base + w] <= now && (found == ways_ || stamps[w] < stamps[found])) found = w;
+    return found < ways_ ? found : fallback;
+}
+
+TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool allocate,
+                            Cycle now) {
     const std::uint64_t line = line_of(address);
     const std::uint64_t set = set_of(line);
     const std::uint64_t tag = tag_of(line);
@@ -83,6 +94,7 @@ TagResult CacheTags::lookup(std::uint64_t address, bool count, bool dirty, bool 
             case Replacement::Lru:
             case Replacement::Fifo:  // VictimPicker::pick's rule, found by the pass above
                 way = oldest;
+                if (ready_[base + way] > now) way = oldest_arrived(base, stamps, now, way);
                 break;
             case Replacement::Random:
                 way = victims_.pick(ways_, [stamps](std::uint32_t k) { return stamps[k]; });

@@ -31,8 +31,14 @@ class CacheTags {
     // The lookup: a hit or, with `allocate`, a fill of the line; a
     // write (`dirty`) leaves the line dirty, so that its eviction reports a
     // write-back. A newly allocated line is ready at cycle 0 until the owner
-    // sets *ready.
-    TagResult access(std::uint64_t address, bool dirty, bool allocate);
+    // sets *ready. With `now` (lru and fifo), a line whose data is not there
+    // yet (ready after `now`) is the victim only when every way of the set
+    // is such a line. GPU caches that allocate a line on a miss reserve it
+    // until its fill returns (GPGPU-Sim's reserved lines, which no other
+    // miss may take); here a set whose every way is reserved still gives up
+    // its oldest, whose later requests join its fill through the MSHR,
+    // rather than stalling the miss.
+    TagResult access(std::uint64_t address, bool dirty, bool allocate, Cycle now = kNever);
     // Drops the line if present (its data is not written back).
     void invalidate(std::uint64_t address);
     // Whether the line is present, without touching statistics or LRU order.
@@ -56,7 +62,10 @@ class CacheTags {
     std::uint32_t line_bytes() const { return line_bytes_; }
 
   private:
-    TagResult lookup(std::uint64_t address, bool count, bool dirty, bool allocate);
+    TagResult lookup(std::uint64_t address, bool count, bool dirty, bool allocate,
+                     Cycle now = kNever);
+    std::uint32_t oldest_arrived(std::uint64_t base, const std::uint64_t* stamps, Cycle now,
+                                 std::uint32_t fallback) const;
     std::uint64_t set_of(std::uint64_t line) const {
         return pow2_sets_ ? index_.index(line) : line % sets_;
     }
