@@ -95,10 +95,12 @@ void print_sampling(std::ostream& out, const SamplingEstimate& e) {
     out << "; " << e.detailed_threadgroups << " threadgroups in detail (" << e.simulated_cycles
         << " cycles, " << e.samples << " samples), " << e.skipped_threadgroups
         << " with no timing\n";
-    out << "  sampled           "
-        << (e.ranges_early ? "threadgroups independent: each skipped range ran when skipped\n"
-                           : "each skipped range ran once the threadgroups before it were done (" +
-                                 e.ranges_wait_because + ")\n");
+    if (e.skipped_threadgroups > 0)
+        out << "  sampled           "
+            << (e.ranges_early
+                    ? "threadgroups independent: each skipped range ran when skipped\n"
+                    : "each skipped range ran once the threadgroups before it were done (" +
+                          e.ranges_wait_because + ")\n");
     if (e.behaviour_changes > 0)
         out << "  sampled           the kernel's behaviour changed between samples: "
             << e.behaviour_changes << " period(s) ran whole in detail\n";

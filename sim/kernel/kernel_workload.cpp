@@ -162,6 +162,7 @@ class KernelWorkload::Stream : public InstructionStream {
     // access stays in the buffer its base points into (threadgroup_independence.hpp).
     void check_independence(const KernelInstruction& k, std::size_t buffer) const {
         const auto& code = w_.program_.code;
+        // Not one of the code's (the preamble's, which has no device access).
         const std::less<const KernelInstruction*> before;
         if (before(&k, code.data()) || !before(&k, code.data() + code.size())) return;
         const std::int32_t expected =
@@ -170,8 +171,9 @@ class KernelWorkload::Stream : public InstructionStream {
         fail(k, "the access reaches buffer '" + w_.memory_.spec(buffer).name +
                     "' through the base of buffer '" +
                     w_.memory_.spec(static_cast<std::size_t>(expected)).name +
-                    "': the sampled run took the threadgroups for independent and ran skipped "
-                    "ranges early (run it with --sample-plan early=0)");
+                    "': the sampled run takes the threadgroups for independent, each access "
+                    "inside its base's buffer, to run skipped ranges early (run it with "
+                    "--sample-plan early=0)");
     }
 
     void finish() {

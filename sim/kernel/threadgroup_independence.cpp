@@ -23,11 +23,11 @@ ThreadgroupIndependence find_threadgroup_independence(const KernelProgram& progr
         r.reason = std::move(reason);
         return r;
     };
+    // The uniforms are the launch's and the preamble's for the whole run:
+    // load_kernel refuses uniform_store outside the preamble.
     for (std::size_t i = 0; i < program.code.size(); ++i) {
         const KernelInstruction& k = program.code[i];
         if (k.sem == Sem::Atomic) return fail(at_line(k) + " is a device atomic");
-        if (k.sem == Sem::UniformStore)
-            return fail(at_line(k) + " writes a uniform, which may be a buffer's base");
         if (k.sem != Sem::DeviceLoad && k.sem != Sem::DeviceStore) continue;
         // Operands: the data first for a store, then the base.
         const bool store = k.sem == Sem::DeviceStore;

@@ -11,7 +11,9 @@
 // A kernel that updates a buffer in place (saxpy's y) or whose threadgroups
 // wait on each other (a scan's look-back, through atomics) is not
 // independent by this test, even where its threadgroups touch disjoint
-// elements.
+// elements. Stores of two threadgroups to one word of a buffer nobody loads
+// are not looked for: without an atomic they race on the GPU too, and
+// their order is not the kernel's to rely on.
 #pragma once
 
 #include <cstdint>

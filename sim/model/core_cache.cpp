@@ -68,7 +68,7 @@ void CoreCache::prefetch(std::uint64_t line, Cycle now) {
     const Cycle done =
         transport(tlm::TLM_READ_COMMAND, line * cfg_.line_bytes, cfg_.line_bytes, now);
     mshrs_.hold(done + beats_after_first_, line, done);
-    tags_.fill(line * cfg_.line_bytes, done);
+    tags_.fill(line * cfg_.line_bytes, done, now);
 }
 
 Cycle CoreCache::load(std::uint64_t address, Cycle now) {

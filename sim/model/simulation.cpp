@@ -45,8 +45,8 @@ void report_sampling(StatsWriter& s, const SamplingEstimate& e) {
           "tolerance",
           e.behaviour_changes);
     g.add("ranges_early", StatUnit::Count,
-          "1: the threadgroups are independent and each skipped range ran as soon as it was "
-          "skipped; 0: each waited for every threadgroup before it",
+          "1: the threadgroups are independent and a skipped range runs as soon as it is "
+          "skipped; 0: it waits for every threadgroup before it",
           e.ranges_early ? 1 : 0);
     g.add("spread", StatUnit::Ratio,
           "coefficient of variation of the samples' cycles per threadgroup", e.spread);

@@ -24,8 +24,8 @@ TagResult CacheTags::access(std::uint64_t address, bool dirty, bool allocate, Cy
     return lookup(address, true, dirty, allocate, now);
 }
 
-void CacheTags::fill(std::uint64_t address, Cycle ready) {
-    const TagResult r = lookup(address, false, false, true);
+void CacheTags::fill(std::uint64_t address, Cycle ready, Cycle now) {
+    const TagResult r = lookup(address, false, false, true, now);
     if (r.ready) *r.ready = ready;
 }
 

@@ -44,8 +44,8 @@ class CacheTags {
     // Whether the line is present, without touching statistics or LRU order.
     bool contains(std::uint64_t address) const;
     // Installs the line (a prefetch or a pre-load) without counting an access;
-    // its data is there from `ready`.
-    void fill(std::uint64_t address, Cycle ready = 0);
+    // its data is there from `ready`. `now` as for access().
+    void fill(std::uint64_t address, Cycle ready = 0, Cycle now = kNever);
     // The lookup with allocation, uncounted: functional warming (a sampled
     // run's skipped accesses leave the tags as a timed run would).
     TagResult warm(std::uint64_t address, bool dirty) {

@@ -71,9 +71,11 @@ std::uint32_t ThreadgroupSampler::start_period(std::uint32_t candidate) {
         return candidate;
     }
     const std::uint64_t sample = std::uint64_t{plan_.sample_waves} * unit_;
-    // The warm stretch covers the time the range waits for the threadgroups
-    // before it: about one threadgroup's duration, in which the cores take
-    // one wave of the chip's (not the plan's, which min_wave may round up).
+    // The warm stretch covers the time a range that waits for the
+    // threadgroups before it waits: about one threadgroup's duration, in
+    // which the cores take one wave of the chip's (not the plan's, which
+    // min_wave may round up). A range run early needs it less; the queues
+    // and the L2 the detail left settle in it.
     const std::uint64_t warm = std::uint64_t{plan_.warm_waves} * wave_;
     // Whole waves only: the threadgroups after the range fill the slots as
     // the range's would have.
@@ -117,7 +119,8 @@ void ThreadgroupSampler::finished(std::uint32_t threadgroup, Cycle now) {
     run_ready();
 }
 
-// A skipped range runs once every threadgroup before it has finished; its
+// A skipped range runs once every threadgroup before it has finished (an
+// early one is queued as if they had: done_below = first); its
 // threadgroups then count as finished for the ranges after it.
 void ThreadgroupSampler::run_ready() {
     while (!pending_.empty() && pending_.front().done_below >= pending_.front().first) {

@@ -145,9 +145,14 @@ TEST_CASE("sampled run: the summary says whether the skipped ranges ran early, a
     REQUIRE(r.code == 0);
     CHECK(r.out.find(line + "each skipped range ran once the threadgroups before it were done "
                             "(--sample-plan early=0)\n") != std::string::npos);
-    r = agxsim("run " + kernels + "saxpy.agxk --sample");
+    r = agxsim("run " + kernels + "saxpy.agxk --sample --set launch.n=1048576");
     REQUIRE(r.code == 0);
     CHECK(r.out.find(line + "each skipped range ran once the threadgroups before it were done "
                             "(buffer 'y' is loaded (line 18) and stored (line 21))\n") !=
           std::string::npos);
+    // A launch too small to skip anything says nothing of ranges.
+    r = agxsim("run " + kernels + "saxpy.agxk --sample");
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find(" 0 with no timing\n") != std::string::npos);
+    CHECK(r.out.find("skipped range") == std::string::npos);
 }

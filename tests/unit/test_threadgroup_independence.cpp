@@ -113,4 +113,17 @@ TEST_CASE(
               std::string::npos);
         CHECK(what.find("--sample-plan early=0") != std::string::npos);
     }
+    // A store likewise: through `out`'s base into `in`, with `res` loaded.
+    Small store(
+        "    get_sr r0, sr80\n"
+        "    device_load r1, u4_u5, r0 slot=0\n"
+        "    wait 0\n"
+        "    mov_imm r2, 32768\n"
+        "    iadd32 r2, r2, r0\n"
+        "    device_store r1, u0_u1, r2 slot=0\n"
+        "    stop\n");
+    REQUIRE(store.k->independent_threadgroups());
+    CHECK_THROWS_WITH(store.run(),
+                      Catch::Contains(":14:") &&
+                          Catch::Contains("reaches buffer 'in' through the base of buffer 'out'"));
 }
