@@ -22,7 +22,8 @@ struct FakeChip {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ran;
     std::vector<std::uint64_t> finished_before_run;
     std::uint64_t finished = 0;
-    std::uint64_t dispatched = 0;  // threadgroups dispatched in detail so far
+    std::uint64_t dispatched = 0;                      // threadgroups dispatched in detail so far
+    std::vector<std::uint64_t> dispatched_before_run;  // per range run: `dispatched` then
 
     // Returns the simulated cycles: when the last detailed threadgroup ends.
     // `cycles_of(tg)` is each threadgroup's duration.
@@ -69,6 +70,7 @@ struct FakeChip {
         return [this](std::uint32_t first, std::uint32_t last) {
             ran.emplace_back(first, last);
             finished_before_run.push_back(finished);
+            dispatched_before_run.push_back(dispatched);
             finished += last - first;
         };
     }
@@ -78,7 +80,7 @@ struct FakeChip {
 
 TEST_CASE("threadgroup sampler: a steady kernel is estimated exactly, with a bound of zero") {
     // 128 slots, 100 cycles per threadgroup: 1.28 threadgroups per cycle.
-    FakeChip chip{4096, 128, {}, {}, 0, 0};
+    FakeChip chip{4096, 128, {}, {}, 0, 0, {}};
     ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
     const Cycle simulated = chip.run(sampler, [](std::uint32_t) { return Cycle{100}; });
 
@@ -122,7 +124,7 @@ TEST_CASE(
         return cold ? c * 4 / 5 : c;
     };
     auto run = [&](SamplingPlan plan) {
-        FakeChip chip{4096, 128, {}, {}, 0, 0};
+        FakeChip chip{4096, 128, {}, {}, 0, 0, {}};
         ThreadgroupSampler sampler(plan, chip.total, chip.wave, chip.runner());
         const Cycle simulated =
             chip.run(sampler, [&](std::uint32_t tg) { return cycles_of(chip, tg); });
@@ -158,7 +160,7 @@ TEST_CASE(
     // Durations of 100-110 cycles stagger the ends, so that when a range is
     // skipped some threadgroups before it are still running.
     for (const bool early : {true, false}) {
-        FakeChip chip{4096, 128, {}, {}, 0, 0};
+        FakeChip chip{4096, 128, {}, {}, 0, 0, {}};
         SamplingPlan plan;
         plan.early = early;
         ThreadgroupSampler sampler(plan, chip.total, chip.wave, chip.runner());
@@ -169,10 +171,17 @@ TEST_CASE(
         REQUIRE(chip.ran.size() == 3);
         for (std::size_t i = 0; i < chip.ran.size(); ++i) {
             INFO("early " << early << ", range " << i);
-            if (early)
+            // The threadgroups below the range that ran in detail.
+            std::uint64_t below = chip.ran[i].first;
+            for (std::size_t j = 0; j < i; ++j) below -= chip.ran[j].second - chip.ran[j].first;
+            if (early) {
                 CHECK(chip.finished_before_run[i] < chip.ran[i].first);
-            else
+                // Before any threadgroup after the range was dispatched.
+                CHECK(chip.dispatched_before_run[i] == below);
+            } else {
                 CHECK(chip.finished_before_run[i] == chip.ran[i].first);
+                CHECK(chip.dispatched_before_run[i] > below);  // the warm wave is under way
+            }
         }
     }
 }
@@ -180,7 +189,7 @@ TEST_CASE(
 TEST_CASE(
     "threadgroup sampler: samples that disagree run the next period in detail and widen "
     "the bound") {
-    FakeChip chip{4096, 128, {}, {}, 0, 0};
+    FakeChip chip{4096, 128, {}, {}, 0, 0, {}};
     SamplingPlan plan;
     ThreadgroupSampler sampler(plan, chip.total, chip.wave, chip.runner());
     // The second half of the launch takes twice as long per threadgroup.
@@ -194,7 +203,7 @@ TEST_CASE(
 }
 
 TEST_CASE("threadgroup sampler: a launch of fewer waves than the warm-up runs whole in detail") {
-    FakeChip chip{200, 128, {}, {}, 0, 0};
+    FakeChip chip{200, 128, {}, {}, 0, 0, {}};
     ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
     const Cycle simulated = chip.run(sampler, [](std::uint32_t) { return Cycle{100}; });
     const SamplingEstimate e = sampler.estimate(simulated);
@@ -206,7 +215,7 @@ TEST_CASE("threadgroup sampler: a launch of fewer waves than the warm-up runs wh
 
 TEST_CASE("threadgroup sampler: a small wave is measured over at least 128 threadgroups") {
     // One core holding 12 threadgroups: the plan's wave is 132 of them.
-    FakeChip chip{20000, 12, {}, {}, 0, 0};
+    FakeChip chip{20000, 12, {}, {}, 0, 0, {}};
     ThreadgroupSampler sampler(SamplingPlan{}, chip.total, chip.wave, chip.runner());
     chip.run(sampler, [](std::uint32_t) { return Cycle{50}; });
     REQUIRE(!sampler.samples().empty());
