@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <string>
 
 #include <systemc>
 
@@ -167,11 +168,17 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     const auto t0 = std::chrono::steady_clock::now();
     Gpu gpu("gpu", cfg, options.cores, workload, r.residency);
     FunctionalTally skipped;
+    std::string ranges_wait_because;  // why skipped ranges wait, when they do
     if (options.sampling) {
         const std::uint32_t wave = options.cores * r.residency.threadgroups_per_core;
         // Ranges run early only when the workload vouches for its threadgroups.
         SamplingPlan plan = *options.sampling;
-        plan.early = plan.early && workload.independent_threadgroups();
+        if (!plan.early) {
+            ranges_wait_because = "--sample-plan early=0";
+        } else if (!workload.independent_threadgroups()) {
+            plan.early = false;
+            ranges_wait_because = workload.threadgroup_dependence();
+        }
         gpu.groups.sample_with(std::make_unique<ThreadgroupSampler>(
             plan, workload.launch().threadgroups, wave,
             [&workload, &skipped, &gpu, &cfg, wave](std::uint32_t first, std::uint32_t last) {
@@ -215,10 +222,7 @@ RunResult simulate(const MachineConfig& cfg, Workload& workload, const RunOption
     }
     if (const ThreadgroupSampler* sampler = gpu.groups.sampler()) {
         r.sampling = sampler->estimate(r.cycles);
-        if (!r.sampling->ranges_early)
-            r.sampling->ranges_wait_because = options.sampling->early
-                                                  ? workload.threadgroup_dependence()
-                                                  : "--sample-plan early=0";
+        r.sampling->ranges_wait_because = ranges_wait_because;
         r.cycles = static_cast<Cycle>(std::llround(r.sampling->estimated_cycles));
         r.simd_instructions += skipped.simd_instructions;
         r.flops += skipped.flops;

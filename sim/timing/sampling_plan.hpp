@@ -21,16 +21,17 @@ struct SamplingPlan {
     std::uint32_t sample_waves = 1;
     // Detailed warming (SMARTS's term): waves simulated before each sample
     // but not measured, in the chip's waves (the threadgroups the cores hold
-    // at once, whatever min_wave). The skipped range's functional run, which
-    // warms the L2 and SLC, waits until every threadgroup before it has
-    // finished, about one such wave into the detail that follows; the warm
-    // waves cover it, so the sample is measured on caches that hold the
-    // skipped range, as a full run's would. 0: the sample follows the range.
+    // at once, whatever min_wave). A skipped range's functional run, which
+    // warms the L2 and SLC, waits (unless `early`) until every threadgroup
+    // before it has finished, about one such wave into the detail that
+    // follows; the warm waves cover it, so the sample is measured on caches
+    // that hold the skipped range, as a full run's would, and the queues the
+    // detail left settle in them. 0: the sample follows the range.
     std::uint32_t warm_waves = 1;
     // A skipped range of a kernel whose threadgroups are independent (none
     // reads what another writes: Workload::independent_threadgroups) runs as
-    // soon as it is skipped, so its lines reach the L2 and SLC before the
-    // threadgroups after it, in a full run's order. Late, the range's lines
+    // soon as it is skipped, so its lines reach the L2 and SLC before those
+    // of the threadgroups after it, as in a full run. Late, the range's lines
     // land on top of the warm stretch's: they evict its working set from the
     // L2, its misses for the range's lines go to DRAM, and a DRAM-bound
     // kernel carries that queue into the sample. false: every range waits
@@ -50,8 +51,9 @@ struct SamplingPlan {
 };
 
 // Parses `KEY=VALUE[,KEY=VALUE...]` with the keys warmup, period, sample,
-// warm, early (0 or 1), tolerance and min_wave (an empty text: the defaults). Throws InputError
-// naming `where` and the key on a bad key, value or combination.
+// warm, early (0 or 1), tolerance and min_wave (an empty text: the
+// defaults). Throws InputError naming `where` and the key on a bad key,
+// value or combination.
 SamplingPlan parse_sampling_plan(const std::string& text, const std::string& where);
 
 }  // namespace agx

@@ -28,13 +28,13 @@
 // threadgroups repeat the same work, so a few waves in detail stand for the
 // rest.
 //
-// A skipped range runs when every threadgroup before it has finished, so a
-// threadgroup that waits on an earlier one (a scan's look-back) finds it
-// done; a kernel whose threadgroups are independent (the plan's `early`,
-// which the run sets from Workload::independent_threadgroups) has it run as
-// soon as it is skipped, before the threadgroups after it touch memory. Two finished samples in a
-// row whose cycles per threadgroup differ by more than the plan's tolerance mean the behaviour is
-// changing: the next period runs whole in detail instead, and the run reports how often.
+// A range that waits for every threadgroup before it lets a threadgroup
+// that waits on an earlier one (a scan's look-back) find it done; the plan's
+// `early`, which the run sets from Workload::independent_threadgroups, is
+// for kernels with no such waits. Two finished samples in a row whose
+// cycles per threadgroup differ by more than the plan's tolerance mean the
+// behaviour is changing: the next period runs whole in detail instead, and
+// the run reports how often.
 #pragma once
 
 #include <cstdint>
@@ -65,7 +65,8 @@ struct SamplingEstimate {
     double spread = 0;
     // Each skipped range ran as soon as it was skipped (SamplingPlan::early).
     bool ranges_early = false;
-    // Else why they waited (the run fills it in: the workload's reason).
+    // Else why they waited (the run fills it in: the workload's reason, or
+    // the plan's early=0).
     std::string ranges_wait_because;
 };
 
